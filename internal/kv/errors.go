@@ -168,7 +168,7 @@ type InvalidKeyError struct {
 	Reason string
 }
 
-func (e *InvalidKeyError) Error() string { return fmt.Sprintf("invalid key %q: %s", e.Key, e.Reason) }
+func (e *InvalidKeyError) Error() string { return fmt.Sprintf("%v %q: %s", ErrInvalidKey, e.Key, e.Reason) }
 
 // Is makes errors.Is(err, ErrInvalidKey) true.
 func (e *InvalidKeyError) Is(target error) bool { return target == ErrInvalidKey }
@@ -177,7 +177,7 @@ func (e *InvalidKeyError) Is(target error) bool { return target == ErrInvalidKey
 type InvalidRangeError struct{ Start, End []byte }
 
 func (e *InvalidRangeError) Error() string {
-	return fmt.Sprintf("invalid range: start %q > end %q", e.Start, e.End)
+	return fmt.Sprintf("%v: start %q > end %q", ErrInvalidRange, e.Start, e.End)
 }
 
 // Is makes errors.Is(err, ErrInvalidRange) true.
