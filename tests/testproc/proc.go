@@ -1,0 +1,140 @@
+package testproc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"regexp"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Proc is one running strata process.
+type Proc struct {
+	t    testing.TB
+	cmd  *exec.Cmd
+	args []string
+
+	mu     sync.Mutex
+	output bytes.Buffer
+	lines  chan string // every output line, for WaitLine
+	done   chan struct{}
+	err    error // exit status, valid after done
+}
+
+// Start runs `strata args...` and returns once it is started. Output goes to
+// the test log when the test fails.
+func Start(t testing.TB, args ...string) *Proc {
+	t.Helper()
+	bin, err := Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Proc{t: t, args: args, lines: make(chan string, 4096), done: make(chan struct{})}
+	p.cmd = exec.Command(bin, args...)
+	pr, pw := io.Pipe()
+	p.cmd.Stdout = pw
+	p.cmd.Stderr = pw
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start strata %v: %v", args, err)
+	}
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			p.mu.Lock()
+			p.output.WriteString(line + "\n")
+			p.mu.Unlock()
+			select {
+			case p.lines <- line:
+			default: // nobody is waiting for lines this old
+			}
+		}
+	}()
+	go func() {
+		p.err = p.cmd.Wait()
+		pw.Close()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		p.Kill()
+		if t.Failed() {
+			t.Logf("output of strata %v:\n%s", args, p.Output())
+		}
+	})
+	return p
+}
+
+// WaitLine waits until the process prints a line matching re and returns the
+// submatches, or fails the test when the process exits or timeout passes.
+func (p *Proc) WaitLine(re *regexp.Regexp, timeout time.Duration) []string {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	for {
+		select {
+		case line := <-p.lines:
+			if m := re.FindStringSubmatch(line); m != nil {
+				return m
+			}
+		case <-p.done:
+			// Drain lines printed just before exit.
+			for {
+				select {
+				case line := <-p.lines:
+					if m := re.FindStringSubmatch(line); m != nil {
+						return m
+					}
+				default:
+					p.t.Fatalf("strata %v exited (%v) before printing %q:\n%s", p.args, p.err, re, p.Output())
+					return nil
+				}
+			}
+		case <-ctx.Done():
+			p.t.Fatalf("strata %v did not print %q within %v:\n%s", p.args, re, timeout, p.Output())
+			return nil
+		}
+	}
+}
+
+// Output returns everything the process printed so far.
+func (p *Proc) Output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.output.String()
+}
+
+// Kill sends SIGKILL (kill -9) and waits for the process to be gone.
+func (p *Proc) Kill() {
+	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	<-p.done
+}
+
+// Stop sends SIGTERM and waits up to timeout for a clean exit, returning the
+// exit error (nil for status 0).
+func (p *Proc) Stop(timeout time.Duration) error {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+		return p.err
+	case <-time.After(timeout):
+		p.Kill()
+		return fmt.Errorf("strata %v did not exit within %v of SIGTERM", p.args, timeout)
+	}
+}
+
+// Exited reports whether the process has exited, and its exit error.
+func (p *Proc) Exited() (bool, error) {
+	select {
+	case <-p.done:
+		return true, p.err
+	default:
+		return false, nil
+	}
+}
