@@ -1,0 +1,48 @@
+// Package txn is the storage node's command layer: it runs the
+// transactional commands of kvrpcpb.TikvServer over the Percolator MVCC of
+// package mvcc and an engine.Engine, one store at a time.
+//
+// # Per-command pipeline
+//
+//	request ──validate──► latches(keys) ──► snapshot ──► mvcc actions ──► engine.Write
+//	                                                        │                 │
+//	                                memory locks (async/1PC)┘   release ◄─────┘
+//	                                                        then latches released
+//
+// Reads take no latches: they raise max_ts to their read ts (unless it is
+// MaxUint64), check the in-memory lock table for their key or range, and
+// only then open a snapshot (reference §2.0, §2.1).
+//
+// # Components
+//
+//   - Latches (latches.go): keys hash to slots; a command holds all its
+//     slots while it runs, so two commands touching the same key never
+//     overlap. Slots are taken in ascending order (no deadlock) and each slot
+//     wakes its waiters in FIFO order (no starvation).
+//   - ConcurrencyManager (concurrency.go): an atomic max_ts and an ordered
+//     in-memory lock table (a btree by user key). An async-commit or 1PC
+//     prewrite takes a key's slot in the table, then, in one critical
+//     section, reads max_ts, computes min_commit_ts and publishes its lock.
+//     A reader raises max_ts before checking the table, so it either sees
+//     the lock or the lock's min_commit_ts is above its read ts.
+//   - Storage (storage.go, cmd_*.go): one file per command.
+//
+// # Invariants
+//
+//   - A command validates its whole request before it writes anything, and
+//     writes all its modifications as one engine batch; a prewrite meeting
+//     any lock writes nothing.
+//   - Memory locks are released only after the engine write that makes the
+//     real locks (or 1PC commit records) visible has been applied, and
+//     before the latches are released.
+//   - Commands that may write a protected rollback raise max_ts to the
+//     rolled-back start_ts first (Cleanup, CheckTxnStatus,
+//     CheckSecondaryLocks), so no calculated commit_ts lands on it.
+//
+// # Lock order
+//
+// latch slots (ascending) → memory-lock key owner (KeyGuard) →
+// ConcurrencyManager.mu → keyHandle.mu. ConcurrencyManager.mu is never
+// held while waiting for a key owner; readers take only
+// ConcurrencyManager.mu, then keyHandle.mu, one at a time.
+package txn
