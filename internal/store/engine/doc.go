@@ -1,0 +1,21 @@
+// Package engine is the storage node's thin key-value engine boundary: an
+// Engine hands out consistent Snapshots and applies Batches atomically.
+//
+// The MVCC and transaction layers are written against the Engine interface
+// only. The first implementation, Pebble, writes straight to a Pebble v2
+// database; the raftstore will be the second, proposing each Batch to a
+// region's Raft group and completing Write after apply. Batch is therefore an
+// engine-neutral list of operations that can be serialized into a Raft entry.
+//
+// Invariants:
+//   - Write is atomic: a Snapshot sees all of a Batch or none of it.
+//   - With Options.Sync, Write returns only after the batch is in the WAL
+//     and fsynced; concurrent synced Writes share one fsync (Pebble's commit
+//     pipeline groups them).
+//   - Slices returned by Snapshot.Get are owned by the caller; Iterator
+//     Key/Value are valid only until the next move.
+//
+// Concurrency: *Pebble is safe for concurrent use. A Snapshot is safe for
+// concurrent Gets; an Iterator is not shared between goroutines. There are
+// no locks of this package's own.
+package engine

@@ -1,0 +1,57 @@
+package engine
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrNotFound is returned by Snapshot.Get for an absent key.
+var ErrNotFound = errors.New("engine: not found")
+
+// ErrClosed is returned by operations on a closed engine.
+var ErrClosed = errors.New("engine: closed")
+
+// Engine is a key-value store with consistent snapshots and atomic batches.
+type Engine interface {
+	// Snapshot returns a consistent read view of the engine.
+	Snapshot(ctx context.Context) (Snapshot, error)
+	// Write applies b atomically; when the engine syncs, it returns after
+	// the batch is durable.
+	Write(ctx context.Context, b *Batch) error
+	// Close releases the engine. Snapshots must be closed before.
+	Close() error
+}
+
+// Snapshot is a consistent, immutable read view.
+type Snapshot interface {
+	// Get returns a copy of key's value, or ErrNotFound.
+	Get(key []byte) ([]byte, error)
+	// NewIter iterates keys in [lower, upper); nil bounds are unbounded.
+	NewIter(lower, upper []byte) (Iterator, error)
+	// Close releases the snapshot.
+	Close() error
+}
+
+// Iterator walks a Snapshot's keys in order. It is shaped like
+// *pebble.Iterator: positioning methods return Valid(), and Key/Value are
+// valid only until the next positioning call.
+type Iterator interface {
+	First() bool
+	Last() bool
+	SeekGE(key []byte) bool
+	SeekLT(key []byte) bool
+	Next() bool
+	Prev() bool
+	Valid() bool
+	Key() []byte
+	Value() []byte
+	Error() error
+	Close() error
+}
+
+// BoundsSetter is implemented by iterators that can be re-bounded and
+// reused (Pebble's can). Callers check for it with a type assertion and
+// fall back to a new iterator otherwise.
+type BoundsSetter interface {
+	SetBounds(lower, upper []byte)
+}

@@ -1,0 +1,293 @@
+package mvcc
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/store/engine"
+)
+
+// ReadOptions are the per-request options of a snapshot read.
+type ReadOptions struct {
+	// ResolvedLocks: start_ts of txns whose locks the reader may skip.
+	ResolvedLocks []uint64
+	// CommittedLocks: start_ts of txns committed at or below the read ts,
+	// whose locks are read through.
+	CommittedLocks []uint64
+	// IsolationRC: read committed; locks are not checked.
+	IsolationRC bool
+	// KeyOnly: scans return keys without values.
+	KeyOnly bool
+}
+
+// Pair is one scan result; Err is a *kv.LockedError for a locked key.
+type Pair struct {
+	Key   []byte
+	Value []byte
+	Err   error
+}
+
+// Reader reads the three key spaces of one engine snapshot. It keeps one
+// write-space iterator and re-bounds it per call when the engine allows.
+// A Reader is not safe for concurrent use; Close releases its iterators but
+// not the snapshot, which belongs to the caller.
+type Reader struct {
+	snap engine.Snapshot
+
+	writeIter engine.Iterator
+	keyBuf    []byte // lock / seek key scratch
+	lowerBuf  []byte
+	upperBuf  []byte
+}
+
+// NewReader returns a Reader over snap.
+func NewReader(snap engine.Snapshot) *Reader { return &Reader{snap: snap} }
+
+// Close releases the Reader's iterators.
+func (r *Reader) Close() {
+	if r.writeIter != nil {
+		_ = r.writeIter.Close()
+		r.writeIter = nil
+	}
+}
+
+// Snapshot returns the snapshot the Reader reads.
+func (r *Reader) Snapshot() engine.Snapshot { return r.snap }
+
+// LoadLock returns key's lock, or nil, nil when there is none.
+func (r *Reader) LoadLock(key []byte) (*Lock, error) {
+	r.keyBuf = appendLockKey(r.keyBuf[:0], key)
+	v, err := r.snap.Get(r.keyBuf)
+	if errors.Is(err, engine.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return DecodeLock(v)
+}
+
+// iterFor returns the Reader's write iterator bounded to [lower, upper).
+// The bounds are the Reader's own buffers or fresh slices.
+func (r *Reader) iterFor(lower, upper []byte) (engine.Iterator, error) {
+	if r.writeIter != nil {
+		if bs, ok := r.writeIter.(engine.BoundsSetter); ok {
+			bs.SetBounds(lower, upper)
+			return r.writeIter, nil
+		}
+		_ = r.writeIter.Close()
+		r.writeIter = nil
+	}
+	// The engine may keep the bound slices: give it copies.
+	it, err := r.snap.NewIter(bytes.Clone(lower), bytes.Clone(upper))
+	if err != nil {
+		return nil, err
+	}
+	r.writeIter = it
+	return it, nil
+}
+
+// keyWriteIter returns the write iterator bounded to key's versions.
+func (r *Reader) keyWriteIter(key []byte) (engine.Iterator, error) {
+	r.lowerBuf = appendWritePrefix(r.lowerBuf[:0], key)
+	r.upperBuf = append(r.upperBuf[:0], r.lowerBuf...)
+	r.upperBuf[len(r.upperBuf)-1]++ // the final marker is < 0xFF: no carry
+	return r.iterFor(r.lowerBuf, r.upperBuf)
+}
+
+// Get returns key's value visible at ts under the SI rules of reference
+// §2.1. A blocking lock gives a *kv.LockedError.
+func (r *Reader) Get(key []byte, ts uint64, o *ReadOptions) (value []byte, found bool, err error) {
+	if o == nil || !o.IsolationRC {
+		l, err := r.LoadLock(key)
+		if err != nil {
+			return nil, false, err
+		}
+		if l != nil && l.blocksRead(key, ts, o) {
+			if o != nil && containsTS(o.CommittedLocks, l.StartTS) {
+				return r.lockValue(key, l, false)
+			}
+			return nil, false, &kv.LockedError{Lock: l.Info(bytes.Clone(key))}
+		}
+	}
+	it, err := r.keyWriteIter(key)
+	if err != nil {
+		return nil, false, err
+	}
+	return r.visibleValue(it, key, ts, false)
+}
+
+// lockValue reads through a lock of a txn known to be committed.
+func (r *Reader) lockValue(key []byte, l *Lock, keyOnly bool) ([]byte, bool, error) {
+	if l.Type == kv.LockTypeDelete {
+		return nil, false, nil
+	}
+	if keyOnly {
+		return nil, true, nil
+	}
+	if l.HasValue {
+		return bytes.Clone(l.ShortValue), true, nil
+	}
+	return r.dataValue(key, l.StartTS)
+}
+
+func (r *Reader) dataValue(key []byte, startTS uint64) ([]byte, bool, error) {
+	v, err := r.snap.Get(DataKey(key, startTS))
+	if errors.Is(err, engine.ErrNotFound) {
+		return nil, false, &missingDataError{key: bytes.Clone(key), startTS: startTS}
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return v, true, nil
+}
+
+// visibleValue finds, on an iterator over the write space that includes
+// key's versions, the newest Put/Delete of key with commit_ts <= ts,
+// skipping Lock and Rollback records and applying the gc_fence rule.
+func (r *Reader) visibleValue(it engine.Iterator, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
+	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
+	prefix := r.keyBuf[:len(r.keyBuf)-tsLen]
+	var w Write
+	for ok := it.SeekGE(r.keyBuf); ok; ok = it.Next() {
+		ek := it.Key()
+		if len(ek) != len(r.keyBuf) || !bytes.HasPrefix(ek, prefix) {
+			break
+		}
+		w = Write{}
+		if err := decodeWriteInto(&w, it.Value()); err != nil {
+			return nil, false, err
+		}
+		switch w.Type {
+		case WriteTypePut:
+			if w.GCFence != 0 && w.GCFence <= ts {
+				return nil, false, nil
+			}
+			if keyOnly {
+				return nil, true, nil
+			}
+			if w.HasValue {
+				return bytes.Clone(w.ShortValue), true, nil
+			}
+			return r.dataValue(key, w.StartTS)
+		case WriteTypeDelete:
+			return nil, false, nil
+		}
+	}
+	return nil, false, it.Error()
+}
+
+// missingDataError reports a Put whose long value is absent: corruption.
+type missingDataError struct {
+	key     []byte
+	startTS uint64
+}
+
+func (e *missingDataError) Error() string {
+	return "mvcc: missing data for key " + string(e.key)
+}
+
+// FindCommitRecord looks for the txn startTS's own commit or rollback record
+// on key: a record with StartTS == startTS at commit_ts >= startTS, or an
+// overlapped rollback at exactly startTS. w == nil means none.
+func (r *Reader) FindCommitRecord(key []byte, startTS uint64) (commitTS uint64, w *Write, err error) {
+	it, err := r.keyWriteIter(key)
+	if err != nil {
+		return 0, nil, err
+	}
+	for ok := it.First(); ok; ok = it.Next() {
+		cts := versionTS(it.Key())
+		if cts < startTS {
+			break
+		}
+		rec, err := DecodeWrite(it.Value())
+		if err != nil {
+			return 0, nil, err
+		}
+		if rec.StartTS == startTS {
+			return cts, cloneWrite(rec), nil
+		}
+		if cts == startTS && rec.HasOverlappedRollback {
+			return cts, &Write{Type: WriteTypeRollback, StartTS: startTS}, nil
+		}
+	}
+	return 0, nil, it.Error()
+}
+
+// newestWrite returns key's newest write record of any type and its
+// commit ts; w == nil when the key has none.
+func (r *Reader) newestWrite(key []byte) (commitTS uint64, w *Write, err error) {
+	it, err := r.keyWriteIter(key)
+	if err != nil {
+		return 0, nil, err
+	}
+	if !it.First() {
+		return 0, nil, it.Error()
+	}
+	rec, err := DecodeWrite(it.Value())
+	if err != nil {
+		return 0, nil, err
+	}
+	return versionTS(it.Key()), cloneWrite(rec), nil
+}
+
+// writeAt returns key's write record at exactly ts, or nil.
+func (r *Reader) writeAt(key []byte, ts uint64) (*Write, error) {
+	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
+	v, err := r.snap.Get(r.keyBuf)
+	if errors.Is(err, engine.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return DecodeWrite(v)
+}
+
+// newestWriteAtOrBelow returns key's newest record with commit_ts <= ts.
+func (r *Reader) newestWriteAtOrBelow(key []byte, ts uint64) (commitTS uint64, w *Write, err error) {
+	it, err := r.keyWriteIter(key)
+	if err != nil {
+		return 0, nil, err
+	}
+	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
+	if !it.SeekGE(r.keyBuf) {
+		return 0, nil, it.Error()
+	}
+	rec, err := DecodeWrite(it.Value())
+	if err != nil {
+		return 0, nil, err
+	}
+	return versionTS(it.Key()), cloneWrite(rec), nil
+}
+
+// newerPutDeleteAbove returns the commit ts of key's oldest Put/Delete
+// record with commit_ts > ts (the gc_fence of an overlapped rollback at
+// ts), or 0.
+func (r *Reader) newerPutDeleteAbove(key []byte, ts uint64) (uint64, error) {
+	it, err := r.keyWriteIter(key)
+	if err != nil {
+		return 0, err
+	}
+	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
+	var w Write
+	for ok := it.SeekLT(r.keyBuf); ok; ok = it.Prev() {
+		w = Write{}
+		if err := decodeWriteInto(&w, it.Value()); err != nil {
+			return 0, err
+		}
+		if w.Type == WriteTypePut || w.Type == WriteTypeDelete {
+			return versionTS(it.Key()), nil
+		}
+	}
+	return 0, it.Error()
+}
+
+func cloneWrite(w *Write) *Write {
+	c := *w
+	if w.ShortValue != nil {
+		c.ShortValue = bytes.Clone(w.ShortValue)
+	}
+	return &c
+}
