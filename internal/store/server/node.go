@@ -1,0 +1,124 @@
+package server
+
+import (
+	"log/slog"
+	"math"
+	"net"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/strata-db/strata/internal/client/rpc"
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+)
+
+// Options tune a Node. The zero value is valid.
+type Options struct {
+	// MaxConcurrency bounds the BatchCommands requests running at once
+	// across all streams of the node. Default 512.
+	MaxConcurrency int
+	// MaxBatchSize caps the responses in one BatchCommandsResponse.
+	// Default 256.
+	MaxBatchSize int
+	// Logger receives the node's logs. Default slog.Default().
+	Logger *slog.Logger
+	// ServerOptions are appended to the gRPC server's defaults.
+	ServerOptions []grpc.ServerOption
+}
+
+// Node is a storage node's request handler: region check, then the
+// StoreAPI. It implements rpc.StoreAPI and kvrpcpb.TikvServer.
+type Node struct {
+	kvrpcpb.UnimplementedTikvServer
+
+	api       rpc.StoreAPI
+	storeAddr string
+	region    *kvrpcpb.Region
+	opts      Options
+	log       *slog.Logger
+	sem       chan struct{} // BatchCommands request slots
+	grpc      *grpc.Server
+
+	drainOnce sync.Once
+	draining  chan struct{} // closed by GracefulStop: streams finish and end
+}
+
+var (
+	_ rpc.StoreAPI       = (*Node)(nil)
+	_ kvrpcpb.TikvServer = (*Node)(nil)
+)
+
+// NewNode returns a node serving api as store 1 at storeAddr.
+func NewNode(api rpc.StoreAPI, storeAddr string) *Node {
+	return NewNodeWithOptions(api, storeAddr, Options{})
+}
+
+// NewNodeWithOptions is NewNode with options.
+func NewNodeWithOptions(api rpc.StoreAPI, storeAddr string, opts Options) *Node {
+	if opts.MaxConcurrency <= 0 {
+		opts.MaxConcurrency = 512
+	}
+	if opts.MaxBatchSize <= 0 {
+		opts.MaxBatchSize = 256
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	n := &Node{
+		api:       api,
+		storeAddr: storeAddr,
+		region:    Region(),
+		opts:      opts,
+		log:       opts.Logger,
+		sem:       make(chan struct{}, opts.MaxConcurrency),
+		draining:  make(chan struct{}),
+	}
+	sopts := []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(math.MaxInt32),
+		grpc.MaxSendMsgSize(math.MaxInt32),
+		// Clients ping every few seconds to notice dead stores; allow it.
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
+			MinTime: time.Second, PermitWithoutStream: true,
+		}),
+	}
+	n.grpc = grpc.NewServer(append(sopts, opts.ServerOptions...)...)
+	kvrpcpb.RegisterTikvServer(n.grpc, n)
+	return n
+}
+
+// StoreAddr returns the address the node was created with.
+func (n *Node) StoreAddr() string { return n.storeAddr }
+
+// StoreID returns the node's store id.
+func (n *Node) StoreID() uint64 { return StoreID }
+
+// Region returns a copy of the region the node serves.
+func (n *Node) Region() *kvrpcpb.Region { return proto.Clone(n.region).(*kvrpcpb.Region) }
+
+// Serve serves gRPC on lis until GracefulStop or Stop; it returns nil after
+// a stop.
+func (n *Node) Serve(lis net.Listener) error {
+	err := n.grpc.Serve(lis)
+	if err == grpc.ErrServerStopped {
+		return nil
+	}
+	return err
+}
+
+// GracefulStop stops accepting connections, lets BatchCommands streams
+// answer what they already run and end, waits for unary calls, and
+// returns. Requests a client sends after the stop began get no answer
+// (the client sees its stream end).
+func (n *Node) GracefulStop() {
+	n.drainOnce.Do(func() { close(n.draining) })
+	n.grpc.GracefulStop()
+}
+
+// Stop closes every connection at once.
+func (n *Node) Stop() {
+	n.drainOnce.Do(func() { close(n.draining) })
+	n.grpc.Stop()
+}

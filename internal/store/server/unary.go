@@ -1,0 +1,144 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+)
+
+// request is what every storage request has: a routing Context (nil-safe
+// getter, so a nil request is a request without context).
+type request interface{ GetContext() *kvrpcpb.Context }
+
+// handle checks req's region, then runs call, turning a panic into an
+// error for this request alone.
+func handle[Q request, R any](ctx context.Context, n *Node, method string, req Q,
+	call func(context.Context, Q) (R, error), withRegionErr func(*kvrpcpb.RegionError) R) (resp R, err error) {
+	if re := checkContext(n.region, req.GetContext()); re != nil {
+		return withRegionErr(re), nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			n.log.Error("request panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
+			var zero R
+			resp, err = zero, fmt.Errorf("server: %s: internal error: %v", method, p)
+		}
+	}()
+	return call(ctx, req)
+}
+
+// KvGet implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvGet(ctx context.Context, r *kvrpcpb.GetRequest) (*kvrpcpb.GetResponse, error) {
+	return handle(ctx, n, "KvGet", r, n.api.KvGet,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.GetResponse { return &kvrpcpb.GetResponse{RegionError: re} })
+}
+
+// KvBatchGet implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvBatchGet(ctx context.Context, r *kvrpcpb.BatchGetRequest) (*kvrpcpb.BatchGetResponse, error) {
+	return handle(ctx, n, "KvBatchGet", r, n.api.KvBatchGet,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.BatchGetResponse {
+			return &kvrpcpb.BatchGetResponse{RegionError: re}
+		})
+}
+
+// KvScan implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvScan(ctx context.Context, r *kvrpcpb.ScanRequest) (*kvrpcpb.ScanResponse, error) {
+	return handle(ctx, n, "KvScan", r, n.api.KvScan,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.ScanResponse { return &kvrpcpb.ScanResponse{RegionError: re} })
+}
+
+// KvPrewrite implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvPrewrite(ctx context.Context, r *kvrpcpb.PrewriteRequest) (*kvrpcpb.PrewriteResponse, error) {
+	return handle(ctx, n, "KvPrewrite", r, n.api.KvPrewrite,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.PrewriteResponse {
+			return &kvrpcpb.PrewriteResponse{RegionError: re}
+		})
+}
+
+// KvCommit implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvCommit(ctx context.Context, r *kvrpcpb.CommitRequest) (*kvrpcpb.CommitResponse, error) {
+	return handle(ctx, n, "KvCommit", r, n.api.KvCommit,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.CommitResponse { return &kvrpcpb.CommitResponse{RegionError: re} })
+}
+
+// KvBatchRollback implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvBatchRollback(ctx context.Context, r *kvrpcpb.BatchRollbackRequest) (*kvrpcpb.BatchRollbackResponse, error) {
+	return handle(ctx, n, "KvBatchRollback", r, n.api.KvBatchRollback,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.BatchRollbackResponse {
+			return &kvrpcpb.BatchRollbackResponse{RegionError: re}
+		})
+}
+
+// KvCleanup implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvCleanup(ctx context.Context, r *kvrpcpb.CleanupRequest) (*kvrpcpb.CleanupResponse, error) {
+	return handle(ctx, n, "KvCleanup", r, n.api.KvCleanup,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.CleanupResponse {
+			return &kvrpcpb.CleanupResponse{RegionError: re}
+		})
+}
+
+// KvCheckTxnStatus implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvCheckTxnStatus(ctx context.Context, r *kvrpcpb.CheckTxnStatusRequest) (*kvrpcpb.CheckTxnStatusResponse, error) {
+	return handle(ctx, n, "KvCheckTxnStatus", r, n.api.KvCheckTxnStatus,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.CheckTxnStatusResponse {
+			return &kvrpcpb.CheckTxnStatusResponse{RegionError: re}
+		})
+}
+
+// KvCheckSecondaryLocks implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvCheckSecondaryLocks(ctx context.Context, r *kvrpcpb.CheckSecondaryLocksRequest) (*kvrpcpb.CheckSecondaryLocksResponse, error) {
+	return handle(ctx, n, "KvCheckSecondaryLocks", r, n.api.KvCheckSecondaryLocks,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.CheckSecondaryLocksResponse {
+			return &kvrpcpb.CheckSecondaryLocksResponse{RegionError: re}
+		})
+}
+
+// KvResolveLock implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvResolveLock(ctx context.Context, r *kvrpcpb.ResolveLockRequest) (*kvrpcpb.ResolveLockResponse, error) {
+	return handle(ctx, n, "KvResolveLock", r, n.api.KvResolveLock,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.ResolveLockResponse {
+			return &kvrpcpb.ResolveLockResponse{RegionError: re}
+		})
+}
+
+// KvTxnHeartBeat implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvTxnHeartBeat(ctx context.Context, r *kvrpcpb.TxnHeartBeatRequest) (*kvrpcpb.TxnHeartBeatResponse, error) {
+	return handle(ctx, n, "KvTxnHeartBeat", r, n.api.KvTxnHeartBeat,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.TxnHeartBeatResponse {
+			return &kvrpcpb.TxnHeartBeatResponse{RegionError: re}
+		})
+}
+
+// KvScanLock implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvScanLock(ctx context.Context, r *kvrpcpb.ScanLockRequest) (*kvrpcpb.ScanLockResponse, error) {
+	return handle(ctx, n, "KvScanLock", r, n.api.KvScanLock,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.ScanLockResponse {
+			return &kvrpcpb.ScanLockResponse{RegionError: re}
+		})
+}
+
+// KvPessimisticLock implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvPessimisticLock(ctx context.Context, r *kvrpcpb.PessimisticLockRequest) (*kvrpcpb.PessimisticLockResponse, error) {
+	return handle(ctx, n, "KvPessimisticLock", r, n.api.KvPessimisticLock,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.PessimisticLockResponse {
+			return &kvrpcpb.PessimisticLockResponse{RegionError: re}
+		})
+}
+
+// KvPessimisticRollback implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) KvPessimisticRollback(ctx context.Context, r *kvrpcpb.PessimisticRollbackRequest) (*kvrpcpb.PessimisticRollbackResponse, error) {
+	return handle(ctx, n, "KvPessimisticRollback", r, n.api.KvPessimisticRollback,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.PessimisticRollbackResponse {
+			return &kvrpcpb.PessimisticRollbackResponse{RegionError: re}
+		})
+}
+
+// Coprocessor implements rpc.StoreAPI and kvrpcpb.TikvServer.
+func (n *Node) Coprocessor(ctx context.Context, r *kvrpcpb.CoprocessorRequest) (*kvrpcpb.CoprocessorResponse, error) {
+	return handle(ctx, n, "Coprocessor", r, n.api.Coprocessor,
+		func(re *kvrpcpb.RegionError) *kvrpcpb.CoprocessorResponse {
+			return &kvrpcpb.CoprocessorResponse{RegionError: re}
+		})
+}
