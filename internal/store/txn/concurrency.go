@@ -102,6 +102,18 @@ func (cm *ConcurrencyManager) CheckKey(key []byte, readTS uint64, resolved []uin
 // CheckRange returns a *kv.LockedError for the first memory lock in
 // [start, end) that blocks a read at readTS (empty end: unbounded).
 func (cm *ConcurrencyManager) CheckRange(start, end []byte, readTS uint64, resolved []uint64) error {
+	return cm.CheckRangeFunc(start, end, func(key []byte, l *MemLock) error {
+		if Blocks(&l.Info, l.UseOnePC, key, readTS, resolved) {
+			return &kv.LockedError{Lock: l.Info}
+		}
+		return nil
+	})
+}
+
+// CheckRangeFunc calls check, in key order, for every published memory
+// lock in [start, end) (empty end: unbounded) and returns its first error.
+// check runs with the key's handle locked: it must not call back into cm.
+func (cm *ConcurrencyManager) CheckRangeFunc(start, end []byte, check func(key []byte, l *MemLock) error) error {
 	var hs []*keyHandle
 	cm.mu.Lock()
 	if cm.table.Len() > 0 {
@@ -115,7 +127,7 @@ func (cm *ConcurrencyManager) CheckRange(start, end []byte, readTS uint64, resol
 	}
 	cm.mu.Unlock()
 	for _, h := range hs {
-		if err := h.check(readTS, resolved); err != nil {
+		if err := h.checkFunc(check); err != nil {
 			return err
 		}
 	}
@@ -130,12 +142,21 @@ func (cm *ConcurrencyManager) Len() int {
 }
 
 func (h *keyHandle) check(readTS uint64, resolved []uint64) error {
+	return h.checkFunc(func(key []byte, l *MemLock) error {
+		if Blocks(&l.Info, l.UseOnePC, key, readTS, resolved) {
+			return &kv.LockedError{Lock: l.Info}
+		}
+		return nil
+	})
+}
+
+func (h *keyHandle) checkFunc(check func(key []byte, l *MemLock) error) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.lock == nil || !Blocks(&h.lock.Info, h.lock.UseOnePC, h.key, readTS, resolved) {
+	if h.lock == nil {
 		return nil
 	}
-	return &kv.LockedError{Lock: h.lock.Info}
+	return check(h.key, h.lock)
 }
 
 // KeyGuard holds the memory locks of one command until Release. It is used

@@ -1,0 +1,136 @@
+package txn
+
+import (
+	"context"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/internal/store/mvcc"
+)
+
+// readOpts builds the mvcc read options of a request context.
+func readOpts(c *kvrpcpb.Context, keyOnly bool) *mvcc.ReadOptions {
+	return &mvcc.ReadOptions{
+		ResolvedLocks:  c.GetResolvedLocks(),
+		CommittedLocks: c.GetCommittedLocks(),
+		IsolationRC:    isRC(c),
+		KeyOnly:        keyOnly,
+	}
+}
+
+// KvGet reads one key at req.Version (reference §2.1).
+func (s *Storage) KvGet(ctx context.Context, req *kvrpcpb.GetRequest) (*kvrpcpb.GetResponse, error) {
+	if err := s.admit(ctx); err != nil {
+		return nil, err
+	}
+	resp := &kvrpcpb.GetResponse{}
+	key, ts, c := req.GetKey(), req.GetVersion(), req.GetContext()
+	if err := validateKeys([][]byte{key}); err != nil {
+		resp.Error = keyErr(err)
+		return resp, nil
+	}
+	s.cm.UpdateMaxTS(ts)
+	if !isRC(c) {
+		if err := s.cm.CheckKey(key, ts, c.GetResolvedLocks()); err != nil {
+			resp.Error = keyErr(err)
+			return resp, nil
+		}
+	}
+	err := s.read(ctx, func(r *mvcc.Reader) {
+		v, found, err := r.Get(key, ts, readOpts(c, false))
+		switch {
+		case err != nil:
+			resp.Error = keyErr(err)
+		case !found:
+			resp.NotFound = true
+		default:
+			resp.Value = v
+		}
+	})
+	return resp, err
+}
+
+// KvBatchGet reads many keys at req.Version. Locked keys come back as
+// pairs with their error set; found keys with their value.
+func (s *Storage) KvBatchGet(ctx context.Context, req *kvrpcpb.BatchGetRequest) (*kvrpcpb.BatchGetResponse, error) {
+	if err := s.admit(ctx); err != nil {
+		return nil, err
+	}
+	resp := &kvrpcpb.BatchGetResponse{}
+	keys, ts, c := req.GetKeys(), req.GetVersion(), req.GetContext()
+	if err := validateKeys(keys); err != nil {
+		resp.Error = keyErr(err)
+		return resp, nil
+	}
+	s.cm.UpdateMaxTS(ts)
+	memLocked := make([]error, len(keys))
+	if !isRC(c) {
+		for i, k := range keys {
+			memLocked[i] = s.cm.CheckKey(k, ts, c.GetResolvedLocks())
+		}
+	}
+	err := s.read(ctx, func(r *mvcc.Reader) {
+		o := readOpts(c, false)
+		for i, k := range keys {
+			if memLocked[i] != nil {
+				resp.Pairs = append(resp.Pairs, &kvrpcpb.KvPair{Key: k, Error: keyErr(memLocked[i])})
+				continue
+			}
+			v, found, err := r.Get(k, ts, o)
+			switch {
+			case isLocked(err):
+				resp.Pairs = append(resp.Pairs, &kvrpcpb.KvPair{Key: k, Error: keyErr(err)})
+			case err != nil:
+				resp.Pairs, resp.Error = nil, keyErr(err)
+				return
+			case found:
+				resp.Pairs = append(resp.Pairs, &kvrpcpb.KvPair{Key: k, Value: v})
+			}
+		}
+	})
+	return resp, err
+}
+
+// KvScan reads up to limit pairs at req.Version: forward over
+// [start_key, end_key), or reverse from below start_key down to end_key.
+// A locked key becomes a pair with its error set and the scan goes on.
+func (s *Storage) KvScan(ctx context.Context, req *kvrpcpb.ScanRequest) (*kvrpcpb.ScanResponse, error) {
+	if err := s.admit(ctx); err != nil {
+		return nil, err
+	}
+	resp := &kvrpcpb.ScanResponse{}
+	lo, hi := req.GetStartKey(), req.GetEndKey()
+	if req.GetReverse() {
+		lo, hi = hi, lo
+	}
+	ts, c := req.GetVersion(), req.GetContext()
+	if err := validateRange(lo, hi); err != nil {
+		resp.Error = keyErr(err)
+		return resp, nil
+	}
+	if req.GetLimit() == 0 {
+		return resp, nil
+	}
+	s.cm.UpdateMaxTS(ts)
+	if !isRC(c) {
+		if err := s.cm.CheckRange(lo, hi, ts, c.GetResolvedLocks()); err != nil {
+			resp.Error = keyErr(err)
+			return resp, nil
+		}
+	}
+	err := s.read(ctx, func(r *mvcc.Reader) {
+		pairs, err := r.Scan(lo, hi, int(req.GetLimit()), ts, req.GetReverse(), readOpts(c, req.GetKeyOnly()))
+		if err != nil {
+			resp.Error = keyErr(err)
+			return
+		}
+		resp.Pairs = make([]*kvrpcpb.KvPair, 0, len(pairs))
+		for _, p := range pairs {
+			if p.Err != nil {
+				resp.Pairs = append(resp.Pairs, &kvrpcpb.KvPair{Key: p.Key, Error: keyErr(p.Err)})
+				continue
+			}
+			resp.Pairs = append(resp.Pairs, &kvrpcpb.KvPair{Key: p.Key, Value: p.Value})
+		}
+	})
+	return resp, err
+}

@@ -1,0 +1,132 @@
+package txn
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+
+	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/mvcc"
+)
+
+// ErrShuttingDown is the Go error of every request after Close.
+var ErrShuttingDown = errors.New("txn: storage is shutting down")
+
+// DefaultResolveLockBatch is how many locks a ResolveLock without keys
+// resolves per batch (TiKV's RESOLVE_LOCK_BATCH_SIZE).
+const DefaultResolveLockBatch = 256
+
+// Options configure a Storage.
+type Options struct {
+	// LatchSlots is the number of latch slots (0: DefaultLatchSlots).
+	LatchSlots int
+	// ResolveLockBatch is the number of locks resolved per batch by a
+	// ResolveLock without keys (0: DefaultResolveLockBatch).
+	ResolveLockBatch int
+	// InitialMaxTS seeds max_ts (a new leader syncs it from the TSO).
+	InitialMaxTS uint64
+}
+
+// Storage runs the transactional commands of one store over an engine.
+// Its methods are exactly the unary methods of kvrpcpb.TikvServer: key
+// errors travel in the responses' error fields; the Go error is reserved
+// for a cancelled context, a shut-down storage or a failing engine.
+type Storage struct {
+	eng     engine.Engine
+	latches *Latches
+	cm      *ConcurrencyManager
+	opts    Options
+	closed  atomic.Bool
+}
+
+// NewStorage returns a Storage over eng. The caller owns eng and closes it
+// after Close.
+func NewStorage(eng engine.Engine, opts Options) *Storage {
+	if opts.ResolveLockBatch <= 0 {
+		opts.ResolveLockBatch = DefaultResolveLockBatch
+	}
+	return &Storage{
+		eng:     eng,
+		latches: NewLatches(opts.LatchSlots),
+		cm:      NewConcurrencyManager(opts.InitialMaxTS),
+		opts:    opts,
+	}
+}
+
+// ConcurrencyManager returns the store's max_ts and memory lock table, for
+// the server layer (max_ts sync after a leader change).
+func (s *Storage) ConcurrencyManager() *ConcurrencyManager { return s.cm }
+
+// Close makes every later request fail with ErrShuttingDown. Commands in
+// flight finish. It does not close the engine.
+func (s *Storage) Close() { s.closed.Store(true) }
+
+func (s *Storage) admit(ctx context.Context) error {
+	if s.closed.Load() {
+		return ErrShuttingDown
+	}
+	return ctx.Err()
+}
+
+// read opens a snapshot after the caller has raised max_ts and checked
+// memory locks, and runs fn on a reader over it.
+func (s *Storage) read(ctx context.Context, fn func(r *mvcc.Reader)) error {
+	snap, err := s.eng.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	defer snap.Close()
+	r := mvcc.NewReader(snap)
+	defer r.Close()
+	fn(r)
+	return nil
+}
+
+// command is one write command's body: it reads through r and records its
+// modifications in t, publishing memory locks through g if it needs them.
+// Its result goes in the response through the closure; a non-nil error
+// means "write nothing".
+type command func(t *mvcc.Txn, r *mvcc.Reader, g *KeyGuard) (write bool)
+
+// write runs one write command: latches on keys, snapshot, body, one
+// engine write of t's batch if the body asks for it, release of memory
+// locks, release of latches.
+func (s *Storage) write(ctx context.Context, keys [][]byte, startTS uint64, body command) error {
+	latch, err := s.latches.Acquire(ctx, keys)
+	if err != nil {
+		return err
+	}
+	defer latch.Release()
+	return s.writeLatched(ctx, startTS, body)
+}
+
+// writeLatched is write for a caller that holds the latches.
+func (s *Storage) writeLatched(ctx context.Context, startTS uint64, body command) error {
+	snap, err := s.eng.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	defer snap.Close()
+	r := mvcc.NewReader(snap)
+	defer r.Close()
+	g := s.cm.NewKeyGuard()
+	defer g.Release() // after the engine write: deferred calls run in reverse
+	t := mvcc.NewTxn(startTS)
+	if !body(t, r, g) || t.Empty() {
+		return nil
+	}
+	return s.eng.Write(ctx, t.Batch())
+}
+
+// memLocker adapts a KeyGuard to mvcc.MemLocker.
+type memLocker struct{ g *KeyGuard }
+
+func (m memLocker) LockKey(key []byte, fill func(maxTS uint64) *mvcc.Lock) {
+	m.g.LockKey(key, func(maxTS uint64) *MemLock {
+		l := fill(maxTS)
+		if l == nil {
+			return nil
+		}
+		return &MemLock{Info: l.Info(key), UseOnePC: l.UseOnePC}
+	})
+}
