@@ -1,0 +1,39 @@
+// Package txnclient is the transaction coordinator: Percolator two-phase
+// commit, async commit and one-phase commit over the regions that locate
+// routes to, and the lock resolver that readers and writers use to decide
+// other transactions' locks. It follows reference/transactions.md §5.
+//
+//	Client.Begin ─► Txn ──reads──► snapshot (start_ts) ─► KvGet/KvBatchGet/KvScan
+//	                 │                  │ locks met
+//	                 │                  ▼
+//	                 │             LockResolver ─► CheckTxnStatus / ResolveLock /
+//	                 │                             CheckSecondaryLocks
+//	                 └──Commit──► committer ─► prewrite (all batches, parallel)
+//	                                 ├─ 1PC: one batch, one region: done
+//	                                 ├─ async: commit_ts = max(min_commit_ts): done,
+//	                                 │         keys committed in the background
+//	                                 └─ 2PC: commit_ts from the oracle, primary
+//	                                          batch sync, secondaries background
+//
+// Invariants:
+//   - Writes are buffered in a sorted memBuffer until Commit; reads of keys
+//     the transaction wrote are served from the buffer and never read back
+//     from storage (storage has no exemption for a reader's own locks).
+//   - The primary is the first key in sorted order; its batch is
+//     prewritten like any other but committed first and alone (2PC).
+//   - A prewrite failure rolls back every key (BatchRollback) and returns
+//     the key error (errors.Is(err, kv.ErrWriteConflict), ...), except when
+//     the outcome is undetermined: a lost reply of the primary commit (2PC)
+//     or of any async/1PC prewrite returns kv.ErrResultUndetermined and
+//     cleans nothing up.
+//   - A transaction never re-executes its writes under a new start_ts:
+//     conflicts go back to the caller.
+//   - While a commit is in flight its primary's TTL is refreshed by a
+//     heartbeat loop (ttlManager) every HeartbeatInterval; the loop is
+//     stopped before Commit returns.
+//   - A snapshot's resolved/committed lock sets only grow; they are only
+//     valid for its start_ts.
+//
+// Lock order: Txn.mu, snapshot.mu, LockResolver.mu and statusCache.mu are
+// leaves; none is held across an RPC.
+package txnclient

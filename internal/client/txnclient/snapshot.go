@@ -1,0 +1,256 @@
+package txnclient
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/strata-db/strata/internal/client/locate"
+	"github.com/strata-db/strata/internal/client/rpc"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+)
+
+// snapshot reads the store at startTS, resolving the locks it meets. It
+// remembers which lock owners it may skip (resolved) or read through
+// (committed) so that later reads need not ask again (reference §5.3).
+type snapshot struct {
+	c       *Client
+	startTS uint64
+
+	mu struct {
+		sync.Mutex
+		resolved  []uint64
+		committed []uint64
+	}
+}
+
+func newSnapshot(c *Client, startTS uint64) *snapshot { return &snapshot{c: c, startTS: startTS} }
+
+// readContext returns a Context carrying the snapshot's lock sets.
+func (s *snapshot) readContext() *kvrpcpb.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &kvrpcpb.Context{
+		ResolvedLocks:  slices.Clone(s.mu.resolved),
+		CommittedLocks: slices.Clone(s.mu.committed),
+	}
+}
+
+// noteResolved records the outcome of lock resolution for later reads.
+func (s *snapshot) noteResolved(resolved, committed []uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ts := range resolved {
+		if !slices.Contains(s.mu.resolved, ts) {
+			s.mu.resolved = append(s.mu.resolved, ts)
+		}
+	}
+	for _, ts := range committed {
+		if !slices.Contains(s.mu.committed, ts) {
+			s.mu.committed = append(s.mu.committed, ts)
+		}
+	}
+}
+
+// onLocks resolves locks met by a read and backs off while some of them
+// belong to live transactions.
+func (s *snapshot) onLocks(bo *locate.Backoffer, locks []kv.LockInfo, cause error) error {
+	res, err := s.c.resolver.resolveForRead(bo, s.startTS, locks)
+	if err != nil {
+		return err
+	}
+	s.noteResolved(res.resolved, res.committed)
+	if res.msBeforeExpiry > 0 {
+		return bo.BackoffWithMaxSleep(locate.BoTxnLockFast, int(res.msBeforeExpiry), cause)
+	}
+	return nil
+}
+
+// onSendError decides whether a failed read RPC is retried.
+func onSendError(bo *locate.Backoffer, err error) error {
+	if errors.Is(err, locate.ErrNoReply) && bo.Context().Err() == nil {
+		return bo.Backoff(locate.BoStoreUnreachable, err)
+	}
+	return err
+}
+
+// get reads one key; kv.ErrNotExist when absent.
+func (s *snapshot) get(ctx context.Context, key []byte) ([]byte, error) {
+	if err := kv.ValidateKey(key); err != nil {
+		return nil, err
+	}
+	bo := s.c.newBackoffer(ctx, locate.GetMaxBackoff)
+	for {
+		req := &kvrpcpb.GetRequest{Context: s.readContext(), Key: key, Version: s.startTS}
+		resp, err := locate.SendKey(s.c.sender, bo, key, req, rpc.StoreAPI.KvGet)
+		if err != nil {
+			if err := onSendError(bo, err); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if kerr := resp.GetError(); kerr != nil {
+			err := kerr.Err()
+			if kerr.GetLocked() == nil {
+				return nil, err
+			}
+			if err := s.onLocks(bo, []kv.LockInfo{kerr.GetLocked().KV()}, err); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if resp.GetNotFound() {
+			return nil, kv.ErrNotExist
+		}
+		return resp.GetValue(), nil
+	}
+}
+
+// batchGet reads keys; absent keys are missing from the result.
+func (s *snapshot) batchGet(ctx context.Context, keys [][]byte) (map[string][]byte, error) {
+	for _, k := range keys {
+		if err := kv.ValidateKey(k); err != nil {
+			return nil, err
+		}
+	}
+	out := make(map[string][]byte, len(keys))
+	bo := s.c.newBackoffer(ctx, locate.GetMaxBackoff)
+	pending := slices.Clone(keys)
+	slices.SortFunc(pending, func(a, b []byte) int { return compareBytes(a, b) })
+	pending = slices.CompactFunc(pending, func(a, b []byte) bool { return compareBytes(a, b) == 0 })
+	for len(pending) > 0 {
+		groups, err := s.c.sender.Cache().GroupKeysByRegion(ctx, bo, pending)
+		if err != nil {
+			return nil, err
+		}
+		var (
+			retry []([]byte)
+			locks []kv.LockInfo
+			cause error
+		)
+		for _, g := range groups {
+			req := &kvrpcpb.BatchGetRequest{Context: s.readContext(), Keys: g.Keys, Version: s.startTS}
+			resp, err := locate.Send(s.c.sender, bo, g.Location, req, rpc.StoreAPI.KvBatchGet)
+			if err != nil {
+				if errors.Is(err, locate.ErrRegionRetry) {
+					retry = append(retry, g.Keys...)
+					continue
+				}
+				if err := onSendError(bo, err); err != nil {
+					return nil, err
+				}
+				retry = append(retry, g.Keys...)
+				continue
+			}
+			if kerr := resp.GetError(); kerr != nil {
+				return nil, kerr.Err()
+			}
+			for _, p := range resp.GetPairs() {
+				if kerr := p.GetError(); kerr != nil {
+					if kerr.GetLocked() == nil {
+						return nil, kerr.Err()
+					}
+					locks = append(locks, kerr.GetLocked().KV())
+					cause = kerr.Err()
+					retry = append(retry, p.GetKey())
+					continue
+				}
+				out[string(p.GetKey())] = p.GetValue()
+			}
+		}
+		if len(locks) > 0 {
+			if err := s.onLocks(bo, locks, cause); err != nil {
+				return nil, err
+			}
+		}
+		slices.SortFunc(retry, func(a, b []byte) int { return compareBytes(a, b) })
+		pending = retry
+	}
+	return out, nil
+}
+
+// scanPage reads up to limit pairs of one region, from cursor towards the
+// bound. Forward: [cursor, end); reverse: [start, cursor) downwards, an
+// empty cursor meaning +inf. It returns the pairs and the region read.
+func (s *snapshot) scanPage(ctx context.Context, start, end, cursor []byte, reverse bool, limit int) ([]*kvrpcpb.KvPair, *locate.KeyLocation, error) {
+	bo := s.c.newBackoffer(ctx, locate.GetMaxBackoff)
+	cache := s.c.sender.Cache()
+	for {
+		var (
+			loc *locate.KeyLocation
+			err error
+		)
+		req := &kvrpcpb.ScanRequest{Context: s.readContext(), Limit: uint32(limit), Version: s.startTS, Reverse: reverse}
+		if reverse {
+			loc, err = cache.LocateEndKey(ctx, bo, cursor)
+		} else {
+			loc, err = cache.LocateKey(ctx, bo, cursor)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if reverse {
+			req.StartKey, req.EndKey = cursor, maxKey(start, loc.StartKey)
+		} else {
+			req.StartKey, req.EndKey = cursor, minEnd(end, loc.EndKey)
+		}
+		resp, err := locate.Send(s.c.sender, bo, loc, req, rpc.StoreAPI.KvScan)
+		if err != nil {
+			if errors.Is(err, locate.ErrRegionRetry) {
+				continue
+			}
+			if err := onSendError(bo, err); err != nil {
+				return nil, nil, err
+			}
+			continue
+		}
+		if kerr := resp.GetError(); kerr != nil {
+			return nil, nil, kerr.Err()
+		}
+		var (
+			locks []kv.LockInfo
+			cause error
+		)
+		for _, p := range resp.GetPairs() {
+			if kerr := p.GetError(); kerr != nil {
+				if kerr.GetLocked() == nil {
+					return nil, nil, kerr.Err()
+				}
+				locks = append(locks, kerr.GetLocked().KV())
+				cause = kerr.Err()
+			}
+		}
+		if len(locks) == 0 {
+			return resp.GetPairs(), loc, nil
+		}
+		if err := s.onLocks(bo, locks, cause); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+func compareBytes(a, b []byte) int { return kv.Key(a).Cmp(b) }
+
+// maxKey returns the larger of two lower bounds.
+func maxKey(a, b []byte) []byte {
+	if compareBytes(a, b) >= 0 {
+		return a
+	}
+	return b
+}
+
+// minEnd returns the smaller of two exclusive upper bounds (empty = +inf).
+func minEnd(a, b []byte) []byte {
+	switch {
+	case len(a) == 0:
+		return b
+	case len(b) == 0:
+		return a
+	case compareBytes(a, b) <= 0:
+		return a
+	default:
+		return b
+	}
+}

@@ -1,0 +1,216 @@
+package txnclient
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/strata-db/strata/internal/kv"
+)
+
+// Txn is an optimistic snapshot-isolated transaction. It implements
+// kv.Transaction. A Txn is used by one goroutine at a time.
+type Txn struct {
+	c     *Client
+	snap  *snapshot
+	buf   *memBuffer
+	began time.Time
+
+	asyncCommit bool
+	onePC       bool
+
+	mu     sync.Mutex
+	closed bool
+	// commitTS is the commit timestamp once committed (0 otherwise).
+	commitTS uint64
+}
+
+var _ kv.Transaction = (*Txn)(nil)
+
+// StartTS is the snapshot timestamp.
+func (t *Txn) StartTS() uint64 { return t.snap.startTS }
+
+// CommitTS is the commit timestamp after a successful Commit that wrote
+// something (0 for read-only transactions).
+func (t *Txn) CommitTS() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.commitTS
+}
+
+// EnableAsyncCommit overrides the client's AsyncCommit for this txn.
+func (t *Txn) EnableAsyncCommit(on bool) { t.asyncCommit = on }
+
+// EnableOnePC overrides the client's OnePC for this txn.
+func (t *Txn) EnableOnePC(on bool) { t.onePC = on }
+
+// Len is the number of buffered keys.
+func (t *Txn) Len() int { return t.buf.len() }
+
+func (t *Txn) checkOpen() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return kv.ErrTxnClosed
+	}
+	return nil
+}
+
+// Set buffers a put of k.
+func (t *Txn) Set(k kv.Key, v []byte) error {
+	if err := t.checkOpen(); err != nil {
+		return err
+	}
+	if err := kv.ValidateKey(k); err != nil {
+		return err
+	}
+	if len(v) > kv.MaxValueSize {
+		return kv.InvalidArgumentf("value of %d bytes exceeds %d", len(v), kv.MaxValueSize)
+	}
+	t.buf.set(k, v)
+	return nil
+}
+
+// Delete buffers a delete of k.
+func (t *Txn) Delete(k kv.Key) error {
+	if err := t.checkOpen(); err != nil {
+		return err
+	}
+	if err := kv.ValidateKey(k); err != nil {
+		return err
+	}
+	t.buf.delete(k)
+	return nil
+}
+
+// Get returns k's value as this txn sees it: its own write if any, else
+// the snapshot's.
+func (t *Txn) Get(ctx context.Context, k kv.Key) ([]byte, error) {
+	if err := t.checkOpen(); err != nil {
+		return nil, err
+	}
+	if e, ok := t.buf.get(k); ok {
+		if e.del {
+			return nil, kv.ErrNotExist
+		}
+		return e.value, nil
+	}
+	return t.snap.get(ctx, k)
+}
+
+// BatchGet returns the present keys among keys, keyed by string(key).
+func (t *Txn) BatchGet(ctx context.Context, keys []kv.Key) (map[string][]byte, error) {
+	if err := t.checkOpen(); err != nil {
+		return nil, err
+	}
+	out := make(map[string][]byte, len(keys))
+	var remote [][]byte
+	for _, k := range keys {
+		if e, ok := t.buf.get(k); ok {
+			if !e.del {
+				out[string(k)] = e.value
+			}
+			continue
+		}
+		remote = append(remote, k)
+	}
+	if len(remote) == 0 {
+		return out, nil
+	}
+	got, err := t.snap.batchGet(ctx, remote)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range got {
+		out[k] = v
+	}
+	return out, nil
+}
+
+// Iter iterates [start, end) forward over the snapshot merged with the
+// buffered writes; an empty end means unbounded.
+func (t *Txn) Iter(ctx context.Context, start, end kv.Key) (kv.Iterator, error) {
+	return t.iter(ctx, start, end, false)
+}
+
+// IterReverse iterates [start, end) backward, from just below end.
+func (t *Txn) IterReverse(ctx context.Context, start, end kv.Key) (kv.Iterator, error) {
+	return t.iter(ctx, start, end, true)
+}
+
+func (t *Txn) iter(ctx context.Context, start, end kv.Key, reverse bool) (kv.Iterator, error) {
+	if err := t.checkOpen(); err != nil {
+		return nil, err
+	}
+	if err := kv.ValidateRange(start, end); err != nil {
+		return nil, err
+	}
+	sc, err := newScanner(ctx, t.snap, start, end, reverse)
+	if err != nil {
+		return nil, err
+	}
+	return newUnionIter(sc, t.buf, t.buf.rangeKeys(start, end), reverse)
+}
+
+// Commit commits the buffered writes (see committer). A transaction with
+// no writes commits trivially. On kv.ErrResultUndetermined the outcome is
+// unknown and nothing was cleaned up.
+func (t *Txn) Commit(ctx context.Context) error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return kv.ErrTxnClosed
+	}
+	t.closed = true
+	t.mu.Unlock()
+	if t.buf.len() == 0 {
+		return nil
+	}
+	cm := newCommitter(t)
+	if err := cm.execute(ctx); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.commitTS = cm.commitTS
+	t.mu.Unlock()
+	return nil
+}
+
+// Rollback discards the transaction. Nothing was written to storage before
+// Commit, so there is nothing to clean up.
+func (t *Txn) Rollback() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return kv.ErrTxnClosed
+	}
+	t.closed = true
+	return nil
+}
+
+// Snapshot returns a read-only view at ts (a kv.Snapshot).
+func (c *Client) Snapshot(ts uint64) kv.Snapshot { return &roSnapshot{s: newSnapshot(c, ts)} }
+
+// roSnapshot adapts snapshot to kv.Snapshot.
+type roSnapshot struct{ s *snapshot }
+
+func (r *roSnapshot) Get(ctx context.Context, k kv.Key) ([]byte, error) { return r.s.get(ctx, k) }
+func (r *roSnapshot) BatchGet(ctx context.Context, keys []kv.Key) (map[string][]byte, error) {
+	bs := make([][]byte, len(keys))
+	for i, k := range keys {
+		bs[i] = k
+	}
+	return r.s.batchGet(ctx, bs)
+}
+func (r *roSnapshot) Iter(ctx context.Context, start, end kv.Key) (kv.Iterator, error) {
+	if err := kv.ValidateRange(start, end); err != nil {
+		return nil, err
+	}
+	return newScanner(ctx, r.s, start, end, false)
+}
+func (r *roSnapshot) IterReverse(ctx context.Context, start, end kv.Key) (kv.Iterator, error) {
+	if err := kv.ValidateRange(start, end); err != nil {
+		return nil, err
+	}
+	return newScanner(ctx, r.s, start, end, true)
+}
