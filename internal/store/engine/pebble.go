@@ -17,6 +17,9 @@ type Options struct {
 	FS vfs.FS
 	// CacheSize is the block cache size in bytes; 0 means 64 MiB.
 	CacheSize int64
+	// Logger receives Pebble's log messages; nil means Pebble's default
+	// (stderr).
+	Logger pebble.Logger
 }
 
 // Pebble is an Engine over a Pebble v2 database.
@@ -44,6 +47,7 @@ func Open(dir string, o Options) (*Pebble, error) {
 		L0StopWritesThreshold:       24,
 		MaxOpenFiles:                4096,
 		CompactionConcurrencyRange:  func() (int, int) { return 1, 2 },
+		Logger:                      o.Logger,
 	}
 	for i := range opts.Levels {
 		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)

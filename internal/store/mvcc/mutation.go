@@ -8,8 +8,8 @@ const (
 	OpPut MutationOp = iota
 	OpDel
 	OpLock
-	OpInsert           // a Put whose key must not exist
-	OpCheckNotExists   // check only: the key must not exist; writes nothing
+	OpInsert         // a Put whose key must not exist
+	OpCheckNotExists // check only: the key must not exist; writes nothing
 )
 
 // Mutation is one key of a prewrite.

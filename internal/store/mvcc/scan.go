@@ -1,0 +1,241 @@
+package mvcc
+
+import (
+	"bytes"
+
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/store/engine"
+)
+
+// Scan returns up to limit (<= 0: no limit) visible keys at ts under the
+// rules of reference §2.1. Forward scans cover [start, end); reverse scans
+// cover keys < end down to >= start, largest first. An empty end is
+// unbounded. A key blocked by a lock becomes a Pair with a *kv.LockedError
+// and counts against the limit; other errors abort the scan.
+func (r *Reader) Scan(start, end []byte, limit int, ts uint64, reverse bool, o *ReadOptions) ([]Pair, error) {
+	if err := kv.ValidateRange(start, end); err != nil {
+		return nil, err
+	}
+	if o == nil {
+		o = &ReadOptions{}
+	}
+	wit, err := r.iterFor(encodedRangeBound(prefixWrite, start, false), encodedRangeBound(prefixWrite, end, true))
+	if err != nil {
+		return nil, err
+	}
+	var lit engine.Iterator
+	if !o.IsolationRC {
+		lit, err = r.snap.NewIter(lockRangeBound(start, false), lockRangeBound(end, true))
+		if err != nil {
+			return nil, err
+		}
+		defer lit.Close()
+	}
+	s := scanner{r: r, wit: wit, lit: lit, ts: ts, o: o, reverse: reverse}
+	return s.run(limit)
+}
+
+// lockRangeBound returns the lock-space bound of user key k.
+func lockRangeBound(k []byte, upper bool) []byte {
+	if len(k) == 0 {
+		if upper {
+			return []byte{prefixLock + 1}
+		}
+		return []byte{prefixLock}
+	}
+	return appendLockKey(nil, k)
+}
+
+type scanner struct {
+	r       *Reader
+	wit     engine.Iterator
+	lit     engine.Iterator // nil under RC
+	ts      uint64
+	o       *ReadOptions
+	reverse bool
+
+	wOK, lOK bool
+	wKey     []byte // user key under wit, decoded
+}
+
+func (s *scanner) run(limit int) ([]Pair, error) {
+	var out []Pair
+	if s.reverse {
+		s.wOK = s.wit.Last()
+		if s.lit != nil {
+			s.lOK = s.lit.Last()
+		}
+	} else {
+		s.wOK = s.wit.First()
+		if s.lit != nil {
+			s.lOK = s.lit.First()
+		}
+	}
+	for limit <= 0 || len(out) < limit {
+		if err := s.decodeWKey(); err != nil {
+			return nil, err
+		}
+		var lKey []byte
+		if s.lOK {
+			lKey = s.lit.Key()[1:]
+		}
+		if !s.wOK && !s.lOK {
+			break
+		}
+		// The next user key: the smaller (larger when reversed) of both.
+		var key []byte
+		switch {
+		case !s.lOK:
+			key = s.wKey
+		case !s.wOK:
+			key = bytes.Clone(lKey)
+		default:
+			c := bytes.Compare(lKey, s.wKey)
+			if (c < 0) != s.reverse && c != 0 {
+				key = bytes.Clone(lKey)
+			} else {
+				key = s.wKey
+			}
+		}
+		hasWrite := s.wOK && bytes.Equal(key, s.wKey)
+		if s.lOK && bytes.Equal(lKey, key) {
+			l, err := DecodeLock(s.lit.Value())
+			if err != nil {
+				return nil, err
+			}
+			l = cloneLock(l) // the lock iterator moves on below
+			s.moveLock()
+			if l.blocksRead(key, s.ts, s.o) {
+				if containsTS(s.o.CommittedLocks, l.StartTS) {
+					v, found, err := s.r.lockValue(key, l, s.o.KeyOnly)
+					if err != nil {
+						return nil, err
+					}
+					if found {
+						out = append(out, Pair{Key: key, Value: v})
+					}
+				} else {
+					out = append(out, Pair{Key: key, Err: &kv.LockedError{Lock: l.Info(key)}})
+				}
+				if hasWrite {
+					s.skipKey(key)
+				}
+				continue
+			}
+		}
+		if !hasWrite {
+			continue
+		}
+		v, found, err := s.r.visibleValue(s.wit, key, s.ts, s.o.KeyOnly)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			out = append(out, Pair{Key: key, Value: v})
+		}
+		s.skipKey(key)
+	}
+	if err := s.wit.Error(); err != nil {
+		return nil, err
+	}
+	if s.lit != nil {
+		if err := s.lit.Error(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *scanner) decodeWKey() error {
+	if !s.wOK {
+		s.wKey = nil
+		return nil
+	}
+	_, k, _, err := DecodeVersionedKey(s.wit.Key())
+	s.wKey = k
+	return err
+}
+
+func (s *scanner) moveLock() {
+	if s.reverse {
+		s.lOK = s.lit.Prev()
+	} else {
+		s.lOK = s.lit.Next()
+	}
+}
+
+// skipKey positions the write iterator on the next user key after key.
+func (s *scanner) skipKey(key []byte) {
+	p := appendWritePrefix(nil, key)
+	if s.reverse {
+		s.wOK = s.wit.SeekLT(p)
+		return
+	}
+	p[len(p)-1]++
+	s.wOK = s.wit.SeekGE(p)
+}
+
+// cloneLock copies the parts of a decoded lock that alias iterator memory.
+func cloneLock(l *Lock) *Lock {
+	c := *l
+	c.Primary = bytes.Clone(l.Primary)
+	c.ShortValue = bytes.Clone(l.ShortValue)
+	if l.Secondaries != nil {
+		c.Secondaries = make([][]byte, len(l.Secondaries))
+		for i, s := range l.Secondaries {
+			c.Secondaries[i] = bytes.Clone(s)
+		}
+	}
+	c.RollbackTS = append([]uint64(nil), l.RollbackTS...)
+	return &c
+}
+
+// ScanLocks returns up to limit (<= 0: no limit) locks in [start, end)
+// (empty end: unbounded) whose start_ts <= maxTS, of every type.
+func (r *Reader) ScanLocks(start, end []byte, maxTS uint64, limit int) ([]kv.LockInfo, error) {
+	var out []kv.LockInfo
+	err := r.eachLock(start, end, func(key []byte, l *Lock) bool {
+		if l.StartTS <= maxTS {
+			out = append(out, cloneLock(l).Info(bytes.Clone(key)))
+		}
+		return limit <= 0 || len(out) < limit
+	})
+	return out, err
+}
+
+// ScanTxnLocks returns up to limit (<= 0: no limit) keys in [start, end)
+// locked by the txn startTS (ResolveLock without keys).
+func (r *Reader) ScanTxnLocks(start, end []byte, startTS uint64, limit int) ([][]byte, error) {
+	var out [][]byte
+	err := r.eachLock(start, end, func(key []byte, l *Lock) bool {
+		if l.StartTS == startTS {
+			out = append(out, bytes.Clone(key))
+		}
+		return limit <= 0 || len(out) < limit
+	})
+	return out, err
+}
+
+// eachLock calls f for every lock in [start, end) until f returns false.
+// key and l alias iterator memory.
+func (r *Reader) eachLock(start, end []byte, f func(key []byte, l *Lock) bool) error {
+	if err := kv.ValidateRange(start, end); err != nil {
+		return err
+	}
+	it, err := r.snap.NewIter(lockRangeBound(start, false), lockRangeBound(end, true))
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	var l Lock
+	for ok := it.First(); ok; ok = it.Next() {
+		l = Lock{}
+		if err := decodeLockInto(&l, it.Value()); err != nil {
+			return err
+		}
+		if !f(it.Key()[1:], &l) {
+			break
+		}
+	}
+	return it.Error()
+}
