@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
@@ -23,6 +25,7 @@ type batchStream struct {
 	stream  kvrpcpb.Tikv_BatchCommandsServer
 	out     chan answer
 	workers sync.WaitGroup
+	running atomic.Int64 // workers that have not queued their answer yet
 
 	mu      sync.Mutex
 	stopped bool
@@ -82,6 +85,7 @@ func (bs *batchStream) recvLoop(ctx context.Context) {
 				return
 			}
 			bs.workers.Add(1)
+			bs.running.Add(1)
 			bs.mu.Unlock()
 			go bs.run(ctx, ids[i], reqs[i])
 		}
@@ -102,6 +106,7 @@ func (bs *batchStream) run(ctx context.Context, id uint64, req *kvrpcpb.BatchCom
 			resp = &kvrpcpb.BatchCommandsResponse_Response{}
 		}
 	}
+	bs.running.Add(-1)
 	bs.out <- answer{id: id, resp: resp}
 }
 
@@ -115,7 +120,7 @@ func (bs *batchStream) sendLoop() {
 			Responses:  []*kvrpcpb.BatchCommandsResponse_Response{a.resp},
 			RequestIds: []uint64{a.id},
 		}
-		open := true
+		open, yielded := true, false
 	gather:
 		for open && len(msg.RequestIds) < max {
 			select {
@@ -126,9 +131,16 @@ func (bs *batchStream) sendLoop() {
 				}
 				msg.Responses = append(msg.Responses, a.resp)
 				msg.RequestIds = append(msg.RequestIds, a.id)
+				continue
 			default:
-				break gather
 			}
+			if yielded || bs.running.Load() == 0 {
+				break
+			}
+			// Requests of this stream are still running: give them a
+			// chance to finish so their answers share this message.
+			yielded = true
+			runtime.Gosched()
 		}
 		if !broken {
 			if err := bs.stream.Send(msg); err != nil {
