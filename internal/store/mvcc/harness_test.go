@@ -87,6 +87,10 @@ func (h *harness) run(td *datadriven.TestData) string {
 			StartTS: a.ts("start"), TTL: a.ts("ttl"), ForUpdateTS: a.ts("for_update"), MinCommitTS: a.ts("min_commit")}
 		t.putLock([]byte(a.str("k", "")), l)
 		out.WriteString("ok")
+	case "gc_delete":
+		// Removes one write record, as GC would.
+		t.deleteWrite(a.key(), a.ts("ts"))
+		out.WriteString("ok")
 	case "prewrite":
 		h.prewrite(a, r, t, &out)
 	case "commit":
@@ -437,4 +441,3 @@ func (a args) readOpts() *ReadOptions {
 	}
 	return o
 }
-
