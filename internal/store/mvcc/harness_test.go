@@ -18,10 +18,12 @@ import (
 // published by Prewrite; the harness releases them after each command.
 type fakeMem struct {
 	maxTS     uint64
+	step      uint64 // added to maxTS after each LockKey (a concurrent reader)
 	published []string
 }
 
 func (m *fakeMem) LockKey(key []byte, fill func(maxTS uint64) *Lock) {
+	defer func() { m.maxTS += m.step }()
 	if l := fill(m.maxTS); l != nil {
 		m.published = append(m.published, fmt.Sprintf("%s(min_commit=%d one_pc=%v)", key, l.MinCommitTS, l.UseOnePC))
 	}
@@ -71,13 +73,17 @@ func (h *harness) run(td *datadriven.TestData) string {
 	r := NewReader(snap)
 	defer r.Close()
 	a := args{td: td, t: h.t}
-	t := NewTxn(a.ts("start"))
+	var startTS uint64
+	if td.Cmd == "prewrite" {
+		startTS = a.ts("start")
+	}
+	t := NewTxn(startTS)
 	var out strings.Builder
 	h.mem.published = nil
 
 	switch td.Cmd {
 	case "max_ts":
-		h.mem.maxTS = a.ts("ts")
+		h.mem.maxTS, h.mem.step = a.ts("ts"), a.ts("step")
 		return "ok"
 	case "dump":
 		return h.dump()

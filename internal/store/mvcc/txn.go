@@ -51,7 +51,7 @@ func (t *Txn) OnePCPending() int { return len(t.onePC) }
 // commitTS and deletes any existing (pessimistic) locks on those keys.
 func (t *Txn) CommitOnePC(commitTS uint64) {
 	for _, p := range t.onePC {
-		w := Write{Type: writeTypeFromLock(p.lock.Type), StartTS: t.startTS,
+		w := Write{Type: writeTypeFromLock(p.lock.Type), StartTS: p.lock.StartTS,
 			ShortValue: p.lock.ShortValue, HasValue: p.lock.HasValue}
 		t.putWrite(p.key, commitTS, &w)
 		if p.hadLock {
