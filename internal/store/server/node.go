@@ -79,6 +79,9 @@ func NewNodeWithOptions(api rpc.StoreAPI, storeAddr string, opts Options) *Node 
 	sopts := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(math.MaxInt32),
 		grpc.MaxSendMsgSize(math.MaxInt32),
+		// Stop waits for running handlers too, so the storage under the
+		// node can be closed right after.
+		grpc.WaitForHandlers(true),
 		// Clients ping every few seconds to notice dead stores; allow it.
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
 			MinTime: time.Second, PermitWithoutStream: true,

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/server"
+	"github.com/strata-db/strata/internal/store/txn"
+)
+
+// kvConfig is the configuration of `strata kv`.
+type kvConfig struct {
+	dataDir     string
+	addr        string
+	stopTimeout time.Duration
+}
+
+func runKV(args []string, _, stderr io.Writer) int {
+	fs := flag.NewFlagSet("strata kv", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg kvConfig
+	fs.StringVar(&cfg.dataDir, "data-dir", "strata-data/kv", "directory of the storage engine")
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:20160", "gRPC listen address")
+	fs.DurationVar(&cfg.stopTimeout, "stop-timeout", 30*time.Second,
+		"on SIGTERM/SIGINT, how long running requests may take before connections are cut")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "strata kv: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	if err := serveKV(ctx, cfg, log, nil); err != nil {
+		log.Error("strata kv failed", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// serveKV opens the engine under cfg.dataDir, serves the node on cfg.addr
+// until ctx ends, then stops gracefully and closes storage and engine.
+// ready, if set, is called with the bound address once it accepts
+// connections.
+func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(addr string)) error {
+	if err := os.MkdirAll(cfg.dataDir, 0o755); err != nil {
+		return err
+	}
+	eng, err := engine.Open(cfg.dataDir, engine.Options{Sync: true})
+	if err != nil {
+		return fmt.Errorf("open engine: %w", err)
+	}
+	storage := txn.NewStorage(eng, txn.Options{})
+	lis, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		storage.Close()
+		eng.Close()
+		return err
+	}
+	addr := lis.Addr().String()
+	node := server.NewNodeWithOptions(storage, addr, server.Options{Logger: log})
+	served := make(chan error, 1)
+	go func() { served <- node.Serve(lis) }()
+	log.Info("strata kv serving on "+addr, "addr", addr, "data-dir", cfg.dataDir)
+	if ready != nil {
+		ready(addr)
+	}
+
+	var serveErr error
+	select {
+	case <-ctx.Done():
+		log.Info("strata kv stopping")
+	case serveErr = <-served:
+		served <- serveErr
+	}
+	stopped := make(chan struct{})
+	go func() {
+		node.GracefulStop()
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(cfg.stopTimeout):
+		log.Warn("graceful stop timed out; closing connections")
+		node.Stop()
+		<-stopped
+	}
+	if err := <-served; err != nil && serveErr == nil {
+		serveErr = err
+	}
+	storage.Close()
+	if err := eng.Close(); err != nil {
+		return fmt.Errorf("close engine: %w", err)
+	}
+	log.Info("strata kv stopped")
+	return serveErr
+}
