@@ -236,3 +236,36 @@ func TestNilRequestDoesNotBreakTheStream(t *testing.T) {
 		t.Fatalf("after nil request: %q %v", v, err)
 	}
 }
+
+func TestGracefulStopAnswersRunningRequests(t *testing.T) {
+	echo := newEcho()
+	srv := start(t, echo, "127.0.0.1:0")
+	c := rpc.NewGRPC(rpc.GRPCOptions{ConnCount: 1})
+	defer c.Close()
+	s, _ := c.Store(srv.node.StoreAddr())
+	type res struct {
+		v   string
+		err error
+	}
+	resc := make(chan res, 1)
+	go func() {
+		v, err := get(context.Background(), s, "block-graceful")
+		resc <- res{v, err}
+	}()
+	<-echo.entered
+	stopped := make(chan struct{})
+	go func() {
+		srv.node.GracefulStop()
+		close(stopped)
+	}()
+	close(echo.release)
+	r := <-resc
+	if r.err != nil || r.v != "v:block-graceful" {
+		t.Fatalf("request running at GracefulStop: %q, %v", r.v, r.err)
+	}
+	<-stopped
+	// The store is gone now: a new call fails as unreachable.
+	if _, err := get(context.Background(), s, "late"); !errors.Is(err, rpc.ErrStoreUnreachable) {
+		t.Fatalf("after stop: %v", err)
+	}
+}

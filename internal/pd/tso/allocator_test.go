@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"sync"
@@ -216,5 +217,15 @@ func TestFileWindowStore(t *testing.T) {
 	}
 	if second <= first || ExtractPhysical(second) < 13_000 {
 		t.Fatalf("after restart got %s, first was %s", fmtTS(second), fmtTS(first))
+	}
+}
+
+func TestFileWindowStoreCorrupt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w")
+	if err := os.WriteFile(path, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(time.Now, NewFileWindowStore(path), Options{}); err == nil {
+		t.Fatal("corrupt window file: want error")
 	}
 }
