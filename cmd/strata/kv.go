@@ -61,7 +61,7 @@ func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(add
 	if err := os.MkdirAll(cfg.dataDir, 0o755); err != nil {
 		return err
 	}
-	eng, err := engine.Open(cfg.dataDir, engine.Options{Sync: true})
+	eng, err := engine.Open(cfg.dataDir, engine.Options{Sync: true, Logger: pebbleLogger{log}})
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)
 	}
