@@ -145,7 +145,15 @@ func (s *snapshot) batchGet(ctx context.Context, keys [][]byte) (map[string][]by
 				continue
 			}
 			if kerr := resp.GetError(); kerr != nil {
-				return nil, kerr.Err()
+				// A memory lock (async commit / 1PC in flight) blocks the
+				// whole request: resolve it like a per-key lock.
+				if kerr.GetLocked() == nil {
+					return nil, kerr.Err()
+				}
+				locks = append(locks, kerr.GetLocked().KV())
+				cause = kerr.Err()
+				retry = append(retry, g.Keys...)
+				continue
 			}
 			for _, p := range resp.GetPairs() {
 				if kerr := p.GetError(); kerr != nil {
@@ -206,13 +214,19 @@ func (s *snapshot) scanPage(ctx context.Context, start, end, cursor []byte, reve
 			}
 			continue
 		}
-		if kerr := resp.GetError(); kerr != nil {
-			return nil, nil, kerr.Err()
-		}
 		var (
 			locks []kv.LockInfo
 			cause error
 		)
+		if kerr := resp.GetError(); kerr != nil {
+			// A memory lock (async commit / 1PC in flight) blocks the
+			// whole range: resolve it like a per-key lock.
+			if kerr.GetLocked() == nil {
+				return nil, nil, kerr.Err()
+			}
+			locks = append(locks, kerr.GetLocked().KV())
+			cause = kerr.Err()
+		}
 		for _, p := range resp.GetPairs() {
 			if kerr := p.GetError(); kerr != nil {
 				if kerr.GetLocked() == nil {
