@@ -1,6 +1,3 @@
-// Command strata is the one binary of Strata: each role of the database is
-// a subcommand (see DESIGN.md). This package only parses flags and wires
-// packages together.
 package main
 
 import (

@@ -229,3 +229,19 @@ func TestFileWindowStoreCorrupt(t *testing.T) {
 		t.Fatal("corrupt window file: want error")
 	}
 }
+
+func BenchmarkGetTimestamp(b *testing.B) {
+	a, err := New(time.Now, &MemWindowStore{}, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := a.GetTimestamp(ctx); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}

@@ -65,7 +65,9 @@ func (s *FileWindowStore) Save(limit uint64) error {
 }
 
 // MemWindowStore is an in-memory WindowStore for tests and for processes
-// that do not need timestamps to survive a restart.
+// that do not need timestamps to survive a restart (a client's local TSO in
+// front of a standalone `strata kv`). It is not safe for concurrent use on
+// its own; an Allocator calls it under its lock.
 type MemWindowStore struct {
 	// Limit is the saved value.
 	Limit uint64
