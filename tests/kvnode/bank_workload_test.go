@@ -27,6 +27,20 @@ type bank struct {
 	nAcked  atomic.Int64
 	nFailed atomic.Int64 // conflicts, undetermined, unavailable
 	nReads  atomic.Int64
+
+	// milestones are closed when nAcked reaches their count (set before
+	// the run starts); tests wait on them instead of sleeping.
+	milestones map[int64]chan struct{}
+}
+
+// milestone returns a channel closed once n transfers are acknowledged.
+func (b *bank) milestone(n int64) <-chan struct{} {
+	if b.milestones == nil {
+		b.milestones = map[int64]chan struct{}{}
+	}
+	ch := make(chan struct{})
+	b.milestones[n] = ch
+	return ch
 }
 
 type transfer struct{ from, to, amount int }
@@ -85,7 +99,9 @@ func (b *bank) transfer(ctx context.Context, c *txnclient.Client, rng *rand.Rand
 		return err
 	}
 	b.acked.Store(logKey, transfer{from, to, amount})
-	b.nAcked.Add(1)
+	if ch, ok := b.milestones[b.nAcked.Add(1)]; ok {
+		close(ch)
+	}
 	return nil
 }
 
