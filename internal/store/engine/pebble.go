@@ -26,7 +26,6 @@ type Options struct {
 type Pebble struct {
 	db    *pebble.DB
 	wo    *pebble.WriteOptions
-	cache *pebble.Cache
 }
 
 var _ Engine = (*Pebble)(nil)
@@ -37,10 +36,9 @@ func Open(dir string, o Options) (*Pebble, error) {
 	if cacheSize <= 0 {
 		cacheSize = 64 << 20
 	}
-	cache := pebble.NewCache(cacheSize)
 	opts := &pebble.Options{
 		FS:                          o.FS,
-		Cache:                       cache,
+		CacheSize:                   cacheSize,
 		MemTableSize:                32 << 20,
 		MemTableStopWritesThreshold: 4,
 		L0CompactionThreshold:       4,
@@ -53,7 +51,6 @@ func Open(dir string, o Options) (*Pebble, error) {
 		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
 	db, err := pebble.Open(dir, opts)
-	cache.Unref() // the DB holds its own reference
 	if err != nil {
 		return nil, err
 	}
