@@ -21,7 +21,6 @@ var notBuilt = map[string]string{
 	"pd":         "placement driver: TSO, IDs, store/region metadata, scheduling",
 	"sql":        "stateless SQL server (MySQL protocol)",
 	"playground": "local cluster as separate processes",
-	"bench":      "sysbench-style and TPC-C workloads",
 	"cluster":    "deploy/start/stop/display/destroy from a topology file",
 	"ctl":        "admin: stores, regions, operators, TSO, config",
 }
@@ -30,6 +29,7 @@ func commands() map[string]command {
 	cmds := map[string]command{
 		"kv":      {"storage node: transactional KV API over gRPC", runKV},
 		"version": {"print the version", runVersion},
+		"bench":   {"workloads against a running cluster (kv today; sysbench and TPC-C later)", runBench},
 	}
 	for name, summary := range notBuilt {
 		cmds[name] = command{summary + " (not built yet)", notBuiltYet(name)}
