@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/strata-db/strata/internal/kv"
 )
