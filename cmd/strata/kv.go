@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/strata-db/strata/internal/status"
 	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/server"
 	"github.com/strata-db/strata/internal/store/txn"
@@ -22,6 +23,7 @@ import (
 type kvConfig struct {
 	dataDir     string
 	addr        string
+	statusAddr  string
 	stopTimeout time.Duration
 }
 
@@ -31,6 +33,7 @@ func runKV(args []string, _, stderr io.Writer) int {
 	var cfg kvConfig
 	fs.StringVar(&cfg.dataDir, "data-dir", "strata-data/kv", "directory of the storage engine")
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:20160", "gRPC listen address")
+	fs.StringVar(&cfg.statusAddr, "status-addr", "127.0.0.1:20180", "status port: /status, /metrics, /debug/pprof (empty: off)")
 	fs.DurationVar(&cfg.stopTimeout, "stop-timeout", 30*time.Second,
 		"on SIGTERM/SIGINT, how long running requests may take before connections are cut")
 	if err := fs.Parse(args); err != nil {
@@ -76,6 +79,15 @@ func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(add
 	node := server.NewNodeWithOptions(storage, addr, server.Options{Logger: log})
 	served := make(chan error, 1)
 	go func() { served <- node.Serve(lis) }()
+	if cfg.statusAddr != "" {
+		st, err := status.Start(cfg.statusAddr, status.Info{Role: "kv", Version: version, Addrs: map[string]string{"grpc": addr}})
+		if err != nil {
+			log.Warn("status port not served", "addr", cfg.statusAddr, "err", err)
+		} else {
+			defer st.Close()
+			log.Info("strata kv status on "+st.Addr(), "addr", st.Addr())
+		}
+	}
 	log.Info("strata kv serving on "+addr, "addr", addr, "data-dir", cfg.dataDir)
 	if ready != nil {
 		ready(addr)

@@ -38,7 +38,7 @@ func startKV(t *testing.T) *kvNode {
 // serves; the first start learns the address the kernel chose.
 func (n *kvNode) start() {
 	n.t.Helper()
-	n.proc = testproc.Start(n.t, "kv", "--data-dir", n.dir, "--addr", n.addr)
+	n.proc = testproc.Start(n.t, "kv", "--data-dir", n.dir, "--addr", n.addr, "--status-addr", "127.0.0.1:0")
 	m := n.proc.WaitLine(servingRE, 60*time.Second)
 	n.addr = m[1]
 }
