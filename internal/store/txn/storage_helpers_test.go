@@ -31,7 +31,7 @@ func (e *hookEngine) Write(ctx context.Context, b *engine.Batch) error {
 	return e.Engine.Write(ctx, b)
 }
 
-func newTestStorage(t testing.TB) (*Storage, *hookEngine) {
+func newTestStorage(t testing.TB, o Options) (*Storage, *hookEngine) {
 	t.Helper()
 	p, err := engine.Open("", engine.Options{FS: vfs.NewMem()})
 	if err != nil {
@@ -39,7 +39,7 @@ func newTestStorage(t testing.TB) (*Storage, *hookEngine) {
 	}
 	t.Cleanup(func() { p.Close() })
 	he := &hookEngine{Engine: p, entered: make(chan struct{}), release: make(chan struct{})}
-	return NewStorage(he, Options{}), he
+	return NewStorage(he, o), he
 }
 
 // engineKeys returns every engine key, printable, for "nothing written"

@@ -12,7 +12,7 @@ import (
 // TestBadInput sends malformed requests: each answers a KeyError with the
 // right identity and writes nothing.
 func TestBadInput(t *testing.T) {
-	s, e := newTestStorage(t)
+	s, e := newTestStorage(t, Options{})
 	big := bytes.Repeat([]byte("k"), kv.MaxKeySize+1)
 	type tc struct {
 		name string
@@ -134,7 +134,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestClosedStorage(t *testing.T) {
-	s, _ := newTestStorage(t)
+	s, _ := newTestStorage(t, Options{})
 	s.Close()
 	if _, err := s.KvGet(bg, &kvrpcpb.GetRequest{Key: []byte("a"), Version: 1}); !errors.Is(err, ErrShuttingDown) {
 		t.Fatalf("err = %v", err)
