@@ -48,6 +48,9 @@ type Options struct {
 	// ResolveLiteThreshold: locks of txns with fewer keys in the region are
 	// resolved by key, bigger ones by scanning the region (default 512).
 	ResolveLiteThreshold uint64
+	// TxnTotalSizeLimit bounds a txn's buffered keys and values in bytes
+	// (performance.txn-total-size-limit; default 100 MiB).
+	TxnTotalSizeLimit int
 	// Sleeper replaces the real wait of backoffs (nil: real sleep).
 	Sleeper locate.Sleeper
 }
@@ -76,6 +79,9 @@ func (o *Options) fillDefaults() {
 	}
 	if o.AsyncCommitKeySizeLimit == 0 {
 		o.AsyncCommitKeySizeLimit = 4 << 10
+	}
+	if o.TxnTotalSizeLimit == 0 {
+		o.TxnTotalSizeLimit = 100 << 20
 	}
 	if o.ResolveLiteThreshold == 0 {
 		o.ResolveLiteThreshold = 512

@@ -88,3 +88,42 @@ func TestNoHeartbeatTxnRolledBack(t *testing.T) {
 		t.Fatalf("commit of a rolled-back txn: %v, want TxnLockNotFound", err)
 	}
 }
+
+// TestHeartbeatTimer runs the real timer path: a commit that stays in
+// flight longer than one interval gets heartbeats, and stops them when it
+// returns.
+func TestHeartbeatTimer(t *testing.T) {
+	cl := newCluster(t)
+	c := cl.client(Options{HeartbeatInterval: time.Millisecond})
+	beats := make(chan error, 16)
+	c.hooks.onHeartbeat = func(ttl uint64, err error) {
+		select {
+		case beats <- err:
+		default:
+		}
+	}
+	// the commit waits, after prewrite, for two successful heartbeats
+	// (later ones may race with the commit and find the lock gone)
+	c.hooks.afterPrewrite = func() {
+		for i := 0; i < 2; i++ {
+			if err := <-beats; err != nil {
+				t.Errorf("heartbeat: %v", err)
+			}
+		}
+	}
+	if _, err := commitPQ(t, c); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTxnTooLarge(t *testing.T) {
+	cl := newCluster(t)
+	c := cl.client(Options{TxnTotalSizeLimit: 100})
+	tx := begin(t, c)
+	if err := tx.Set(kv.Key("k"), make([]byte, 90)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Set(kv.Key("k2"), make([]byte, 20)); !errors.Is(err, kv.ErrTxnTooLarge) {
+		t.Fatalf("Set over the limit: %v", err)
+	}
+}

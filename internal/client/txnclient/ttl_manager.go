@@ -15,41 +15,75 @@ import (
 // maxHeartbeatFailures stops heartbeats after this many failures in a row.
 const maxHeartbeatFailures = 10
 
-// ttlManager keeps a committing transaction's locks alive: from the moment
-// its primary is prewritten until the commit returns, it sends
-// TxnHeartBeat every HeartbeatInterval, advising TTL = age +
-// ManagedLockTTL. Commits shorter than one interval never send one.
+// ttlManager keeps a committing transaction's locks alive. It is armed
+// when the primary is prewritten; only a commit still running one
+// HeartbeatInterval later gets a goroutine, which sends TxnHeartBeat at
+// once and then every interval, advising TTL = age + ManagedLockTTL, until
+// the commit returns (stop), MaxTxnTTL passes, the txn is gone or ten
+// heartbeats in a row failed. Short commits cost one timer and no
+// goroutine.
 type ttlManager struct {
-	once    sync.Once
-	stopCh  chan struct{}
-	done    chan struct{}
-	started bool
-	mu      sync.Mutex
+	mu     sync.Mutex
+	state  ttlState
+	timer  *time.Timer
+	stopCh chan struct{}
+	done   chan struct{}
 }
 
-// start launches the heartbeat loop once.
+type ttlState int
+
+const (
+	ttlIdle ttlState = iota
+	ttlArmed
+	ttlRunning
+	ttlStopped
+)
+
+// start arms the manager once; later calls and calls after stop do
+// nothing.
 func (m *ttlManager) start(cm *committer) {
-	m.once.Do(func() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state != ttlIdle {
+		return
+	}
+	if cm.c.hooks.newTicker != nil { // tests drive every beat by hand
+		m.launchLocked(cm, false)
+		return
+	}
+	m.state = ttlArmed
+	m.timer = time.AfterFunc(cm.c.opts.HeartbeatInterval, func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		m.stopCh, m.done, m.started = make(chan struct{}), make(chan struct{}), true
-		go m.run(cm)
+		if m.state == ttlArmed {
+			m.launchLocked(cm, true)
+		}
 	})
 }
 
-// stop ends the loop and waits for it.
+// launchLocked starts the heartbeat goroutine.
+func (m *ttlManager) launchLocked(cm *committer, beatNow bool) {
+	m.state = ttlRunning
+	m.stopCh, m.done = make(chan struct{}), make(chan struct{})
+	go m.run(cm, beatNow)
+}
+
+// stop ends heartbeats and waits for the goroutine, if any.
 func (m *ttlManager) stop() {
-	m.once.Do(func() {}) // a later start must not launch
 	m.mu.Lock()
-	started := m.started
+	prev := m.state
+	m.state = ttlStopped
+	if m.timer != nil {
+		m.timer.Stop()
+	}
 	m.mu.Unlock()
-	if started {
+	if prev == ttlRunning {
 		close(m.stopCh)
 		<-m.done
 	}
 }
 
-func (m *ttlManager) run(cm *committer) {
+func (m *ttlManager) run(cm *committer, beatNow bool) {
 	defer close(m.done)
 	c := cm.c
 	ticks, stopTicker := newTicker(c, c.opts.HeartbeatInterval)
@@ -63,15 +97,17 @@ func (m *ttlManager) run(cm *committer) {
 		case <-ctx.Done():
 		}
 	}()
-	began := cm.t.began
 	failures := 0
 	for {
-		select {
-		case <-m.stopCh:
-			return
-		case <-ticks:
+		if !beatNow {
+			select {
+			case <-m.stopCh:
+				return
+			case <-ticks:
+			}
 		}
-		if time.Since(began) > c.opts.MaxTxnTTL {
+		beatNow = false
+		if time.Since(cm.t.began) > c.opts.MaxTxnTTL {
 			return
 		}
 		ttl, err := cm.heartbeat(ctx)

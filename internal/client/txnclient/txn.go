@@ -2,6 +2,7 @@ package txnclient
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -66,6 +67,9 @@ func (t *Txn) Set(k kv.Key, v []byte) error {
 	}
 	if len(v) > kv.MaxValueSize {
 		return kv.InvalidArgumentf("value of %d bytes exceeds %d", len(v), kv.MaxValueSize)
+	}
+	if t.buf.size()+len(k)+len(v) > t.c.opts.TxnTotalSizeLimit {
+		return fmt.Errorf("%w: over %d bytes", kv.ErrTxnTooLarge, t.c.opts.TxnTotalSizeLimit)
 	}
 	t.buf.set(k, v)
 	return nil
