@@ -24,8 +24,8 @@ type Options struct {
 
 // Pebble is an Engine over a Pebble v2 database.
 type Pebble struct {
-	db    *pebble.DB
-	wo    *pebble.WriteOptions
+	db *pebble.DB
+	wo *pebble.WriteOptions
 }
 
 var _ Engine = (*Pebble)(nil)
