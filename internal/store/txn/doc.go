@@ -39,6 +39,16 @@
 //     rolled-back start_ts first (Cleanup, CheckTxnStatus,
 //     CheckSecondaryLocks), so no calculated commit_ts lands on it.
 //
+// # Not here yet
+//
+//   - Region checks and the MaxTimestampNotSynced guard after a leader
+//     change: the server layer wraps Storage (it can seed max_ts through
+//     ConcurrencyManager().UpdateMaxTS).
+//   - Pessimistic locks, lock waiting and deadlock detection:
+//     KvPessimisticLock and KvPessimisticRollback answer kv.ErrNotSupported.
+//   - ResolveLock without keys scans the whole store's lock space, not a
+//     region's.
+//
 // # Lock order
 //
 // latch slots (ascending) → memory-lock key owner (KeyGuard) →

@@ -84,8 +84,8 @@ func (s *Storage) read(ctx context.Context, fn func(r *mvcc.Reader)) error {
 
 // command is one write command's body: it reads through r and records its
 // modifications in t, publishing memory locks through g if it needs them.
-// Its result goes in the response through the closure; a non-nil error
-// means "write nothing".
+// It fills the response through its closure and returns whether t is to
+// be written (false: write nothing, e.g. a key failed).
 type command func(t *mvcc.Txn, r *mvcc.Reader, g *KeyGuard) (write bool)
 
 // write runs one write command: latches on keys, snapshot, body, one
@@ -121,6 +121,7 @@ func (s *Storage) writeLatched(ctx context.Context, startTS uint64, body command
 // memLocker adapts a KeyGuard to mvcc.MemLocker.
 type memLocker struct{ g *KeyGuard }
 
+// LockKey publishes the lock fill returns as a MemLock of key.
 func (m memLocker) LockKey(key []byte, fill func(maxTS uint64) *mvcc.Lock) {
 	m.g.LockKey(key, func(maxTS uint64) *MemLock {
 		l := fill(maxTS)
