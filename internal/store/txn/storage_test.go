@@ -1,6 +1,7 @@
 package txn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -209,4 +210,43 @@ func BenchmarkKvPrewrite1PC(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestCancelWhileLatched: a command waiting for latches held by another
+// returns its context's error as the Go error and writes nothing.
+func TestCancelWhileLatched(t *testing.T) {
+	s, e := newTestStorage(t, Options{})
+	e.blockWrites.Store(true)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		resp, err := s.KvPrewrite(bg, &kvrpcpb.PrewriteRequest{Mutations: []*kvrpcpb.Mutation{put("k", "1")},
+			PrimaryLock: []byte("k"), StartVersion: 10, LockTtl: 3000})
+		if err != nil || len(resp.Errors) > 0 {
+			t.Errorf("prewrite: %v %v", err, resp)
+		}
+	}()
+	<-e.entered // holds k's latch inside its engine write
+	e.blockWrites.Store(false)
+	ctx, cancel := context.WithCancel(bg)
+	errc := make(chan error)
+	go func() {
+		resp, err := s.KvPrewrite(ctx, &kvrpcpb.PrewriteRequest{Mutations: []*kvrpcpb.Mutation{put("k", "2")},
+			PrimaryLock: []byte("k"), StartVersion: 20, LockTtl: 3000})
+		if resp != nil && len(resp.Errors) > 0 {
+			t.Errorf("key errors %s", fmtKeyErrs(resp.Errors))
+		}
+		errc <- err
+	}()
+	slot := s.latches.Slots(bkeys("k"))[0]
+	waitForWaiters(t, s.latches, slot, 1)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	e.release <- struct{}{}
+	<-done
+	if n := e.writes.Load(); n != 1 {
+		t.Fatalf("engine writes = %d, want 1", n)
+	}
 }
