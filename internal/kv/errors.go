@@ -168,7 +168,9 @@ type InvalidKeyError struct {
 	Reason string
 }
 
-func (e *InvalidKeyError) Error() string { return fmt.Sprintf("%v %q: %s", ErrInvalidKey, e.Key, e.Reason) }
+func (e *InvalidKeyError) Error() string {
+	return fmt.Sprintf("%v %q: %s", ErrInvalidKey, e.Key, e.Reason)
+}
 
 // Is makes errors.Is(err, ErrInvalidKey) true.
 func (e *InvalidKeyError) Is(target error) bool { return target == ErrInvalidKey }
