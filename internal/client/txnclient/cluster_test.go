@@ -41,7 +41,7 @@ func (o *testOracle) advance(ms uint64) {
 	o.logical = 0
 }
 
-func (o *testOracle) now(t *testing.T) uint64 {
+func (o *testOracle) now(t testing.TB) uint64 {
 	ts, _ := o.GetTimestamp(context.Background())
 	return ts
 }
@@ -51,13 +51,13 @@ const storeAddr = "store1"
 // cluster is one in-process store: direct rpc over server.Node over
 // txn.Storage over in-memory Pebble.
 type cluster struct {
-	t      *testing.T
+	t      testing.TB
 	oracle *testOracle
 	store  rpc.StoreAPI // the node, as clients reach it
 	region *kvrpcpb.Region
 }
 
-func newCluster(t *testing.T) *cluster {
+func newCluster(t testing.TB) *cluster {
 	t.Helper()
 	eng, err := engine.Open("", engine.Options{FS: vfs.NewMem()})
 	if err != nil {
@@ -110,7 +110,7 @@ func forModes(t *testing.T, f func(t *testing.T, cl *cluster, c *Client)) {
 }
 
 // put commits kvs in one transaction.
-func put(t *testing.T, c *Client, kvs ...string) uint64 {
+func put(t testing.TB, c *Client, kvs ...string) uint64 {
 	t.Helper()
 	tx := begin(t, c)
 	for i := 0; i+1 < len(kvs); i += 2 {
@@ -124,7 +124,7 @@ func put(t *testing.T, c *Client, kvs ...string) uint64 {
 	return tx.CommitTS()
 }
 
-func begin(t *testing.T, c *Client) *Txn {
+func begin(t testing.TB, c *Client) *Txn {
 	t.Helper()
 	tx, err := c.Begin(context.Background())
 	if err != nil {

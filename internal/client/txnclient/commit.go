@@ -98,12 +98,9 @@ func (cm *committer) commitKeys(bo *locate.Backoffer, keys [][]byte, commitTS ui
 		}
 		groups = groups[1:]
 	}
-	for _, g := range groups {
-		if err := cm.commitGroup(bo, g, commitTS, false); err != nil {
-			return err
-		}
-	}
-	return nil
+	return parallelGroups(bo, groups, func(bo *locate.Backoffer, g locate.KeyGroup) error {
+		return cm.commitGroup(bo, g, commitTS, false)
+	})
 }
 
 // commitGroup commits the keys of one region, regrouping on region errors.

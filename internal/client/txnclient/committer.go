@@ -18,6 +18,7 @@ import (
 type batch struct {
 	loc     *locate.KeyLocation
 	muts    []*kvrpcpb.Mutation
+	keys    [][]byte // key-only batches (commit, rollback)
 	primary bool
 }
 
@@ -195,7 +196,10 @@ func (cm *committer) secondaries() [][]byte {
 // parallel runs fn for every batch, each on its own fork of bo, and
 // returns the first error.
 func parallel(bo *locate.Backoffer, batches []batch, fn func(*locate.Backoffer, batch) error) error {
-	if len(batches) == 1 {
+	switch len(batches) {
+	case 0:
+		return nil
+	case 1:
 		return fn(bo, batches[0])
 	}
 	var (
@@ -218,4 +222,16 @@ func parallel(bo *locate.Backoffer, batches []batch, fn func(*locate.Backoffer, 
 	}
 	wg.Wait()
 	return first
+}
+
+// parallelGroups runs fn for every key group, each on its own fork of bo,
+// and returns the first error.
+func parallelGroups(bo *locate.Backoffer, groups []locate.KeyGroup, fn func(*locate.Backoffer, locate.KeyGroup) error) error {
+	batches := make([]batch, len(groups))
+	for i, g := range groups {
+		batches[i] = batch{loc: g.Location, keys: g.Keys}
+	}
+	return parallel(bo, batches, func(bo *locate.Backoffer, b batch) error {
+		return fn(bo, locate.KeyGroup{Location: b.loc, Keys: b.keys})
+	})
 }
