@@ -42,10 +42,11 @@ func (cm *committer) commit2PC(ctx context.Context) error {
 		if expired.MinCommitTS > ts && expired.MinCommitTS-ts > maxCommitTsLag {
 			break
 		}
-		if ts, err = cm.c.oracle.GetTimestamp(ctx); err != nil {
+		// a fresh timestamp from the oracle, never min_commit_ts itself:
+		// the commit ts must stay below every later txn's start ts
+		if ts, err = cm.freshTSAbove(ctx, bo, expired.MinCommitTS, expired); err != nil {
 			break
 		}
-		ts = max(ts, expired.MinCommitTS)
 	}
 	if err != nil {
 		if cm.undetermined.Load() {
@@ -144,4 +145,17 @@ func containsKey(keys [][]byte, k []byte) bool {
 		}
 	}
 	return false
+}
+
+// freshTSAbove takes timestamps from the oracle until one reaches min.
+func (cm *committer) freshTSAbove(ctx context.Context, bo *locate.Backoffer, min uint64, cause error) (uint64, error) {
+	for {
+		ts, err := cm.c.oracle.GetTimestamp(ctx)
+		if err != nil || ts >= min {
+			return ts, err
+		}
+		if err := bo.Backoff(locate.BoTxnLockFast, cause); err != nil {
+			return 0, err
+		}
+	}
 }

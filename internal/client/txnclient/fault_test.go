@@ -24,6 +24,8 @@ type faultStore struct {
 	loseCommitReply    bool
 	regionErrPrewrite  int // answer this many prewrites with EpochNotMatch
 	regionErrCommit    int // answer this many commits with NotLeader
+	expireCommit       int // answer this many commits with CommitTsExpired
+	expiredMin         uint64
 	region             *kvrpcpb.Region
 	prewriteOnePCAsked bool
 }
@@ -70,6 +72,13 @@ func (f *faultStore) KvCommit(ctx context.Context, req *kvrpcpb.CommitRequest) (
 		f.mu.Unlock()
 		return &kvrpcpb.CommitResponse{RegionError: &kvrpcpb.RegionError{
 			NotLeader: &kvrpcpb.NotLeader{RegionId: f.region.Id}}}, nil
+	}
+	if f.expireCommit > 0 {
+		f.expireCommit--
+		f.expiredMin = req.CommitVersion + 3
+		f.mu.Unlock()
+		return &kvrpcpb.CommitResponse{Error: &kvrpcpb.KeyError{CommitTsExpired: &kvrpcpb.CommitTsExpired{
+			StartTs: req.StartVersion, AttemptedCommitTs: req.CommitVersion, Key: req.Keys[0], MinCommitTs: f.expiredMin}}}, nil
 	}
 	lose := f.loseCommitReply
 	f.mu.Unlock()
@@ -201,5 +210,20 @@ func TestProtocolChosen(t *testing.T) {
 				t.Fatalf("p = %s", got)
 			}
 		})
+	}
+}
+
+func TestCommitTsExpiredRetried(t *testing.T) {
+	cl, f, c := newFaulty(t, Options{})
+	f.expireCommit = 1
+	tx, err := commitPQ(t, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tx.CommitTS() < f.expiredMin || f.n("commit") != 2 {
+		t.Fatalf("commit ts %d after CommitTsExpired(min %d), %d commit RPCs", tx.CommitTS(), f.expiredMin, f.n("commit"))
+	}
+	if got := get(t, begin(t, cl.client(Options{})), "q"); got != "q1" {
+		t.Fatalf("q = %s", got)
 	}
 }

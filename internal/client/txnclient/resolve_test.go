@@ -233,3 +233,57 @@ func TestAsyncCommitRecoveryRollsBackMissingSecondary(t *testing.T) {
 		t.Fatalf("late prewrite of s succeeded: %v %v", err, resp)
 	}
 }
+
+// TestResolveMissingPrimary: a secondary whose primary was never
+// prewritten (the coordinator died in between). While the lock is alive
+// the reader waits; once it expired the primary gets a protected rollback.
+func TestResolveMissingPrimary(t *testing.T) {
+	cl := newCluster(t)
+	c := cl.client(Options{})
+	startTS := cl.oracle.now(t)
+	req := &kvrpcpb.PrewriteRequest{Context: cl.ctx(), PrimaryLock: []byte("p"), StartVersion: startTS, LockTtl: 50,
+		TxnSize: 1, MinCommitTs: startTS + 1,
+		Mutations: []*kvrpcpb.Mutation{{Op: kvrpcpb.Op_Put, Key: []byte("s"), Value: []byte("s1")}}}
+	if resp, err := cl.store.KvPrewrite(context.Background(), req); err != nil || len(resp.Errors) > 0 {
+		t.Fatalf("prewrite: %v %v", err, resp)
+	}
+	fast := cl.client(Options{Sleeper: noSleep})
+	if _, err := begin(t, fast).Get(context.Background(), kv.Key("s")); !errors.Is(err, kv.ErrKeyIsLocked) {
+		t.Fatalf("read before expiry: %v, want still locked", err)
+	}
+	cl.oracle.advance(100)
+	if got := get(t, begin(t, c), "s"); got != "<nil>" {
+		t.Fatalf("read after expiry: %s", got)
+	}
+	// the primary now carries a rollback: a late prewrite of it fails
+	req.Mutations = []*kvrpcpb.Mutation{{Op: kvrpcpb.Op_Put, Key: []byte("p"), Value: []byte("p1")}}
+	resp, err := cl.store.KvPrewrite(context.Background(), req)
+	if err != nil || len(resp.Errors) == 0 || !errors.Is(resp.Errors[0].Err(), kv.ErrWriteConflict) {
+		t.Fatalf("late primary prewrite: %v %v", err, resp)
+	}
+}
+
+// TestResolveWholeRegion: a big txn's locks are resolved by scanning the
+// region, so keys the reader never touched are resolved too.
+func TestResolveWholeRegion(t *testing.T) {
+	cl := newCluster(t)
+	c := cl.client(Options{})
+	startTS := cl.oracle.now(t)
+	req := &kvrpcpb.PrewriteRequest{Context: cl.ctx(), PrimaryLock: []byte("p"), StartVersion: startTS, LockTtl: 3000,
+		TxnSize: 1000, MinCommitTs: startTS + 1}
+	for _, k := range []string{"p", "s1", "s2"} {
+		req.Mutations = append(req.Mutations, &kvrpcpb.Mutation{Op: kvrpcpb.Op_Put, Key: []byte(k), Value: []byte("v")})
+	}
+	if resp, err := cl.store.KvPrewrite(context.Background(), req); err != nil || len(resp.Errors) > 0 {
+		t.Fatalf("prewrite: %v %v", err, resp)
+	}
+	if err := cl.commit(startTS, cl.oracle.now(t), "p"); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, begin(t, c), "s1"); got != "v" {
+		t.Fatalf("s1 = %s", got)
+	}
+	if cl.locked("s2") {
+		t.Fatal("s2 still locked: the region was not resolved whole")
+	}
+}

@@ -2,6 +2,7 @@ package txnclient
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"sync"
 
@@ -124,7 +125,8 @@ func (r *LockResolver) statusFromLock(bo *locate.Backoffer, lock *kv.LockInfo, c
 			return TxnStatus{TTL: lock.TTL, currentTS: currentTS}, nil
 		default:
 			// the primary may not be prewritten yet
-			if err := bo.Backoff(locate.BoTxnNotFound, err); err != nil {
+			cause := fmt.Errorf("%w (primary: %w)", &kv.LockedError{Lock: *lock}, err)
+			if err := bo.Backoff(locate.BoTxnNotFound, cause); err != nil {
 				return TxnStatus{}, err
 			}
 		}
