@@ -253,3 +253,23 @@ func TestWriteSkewAllowed(t *testing.T) {
 		}
 	})
 }
+
+// TestLinearizableCommitTS: with GuaranteeLinearizability, a txn whose
+// commit starts after another's commit was acknowledged commits later,
+// even with disjoint keys and calculated (async/1PC) commit timestamps:
+// T1 begins, T2 begins, writes and commits; only then T1 commits.
+func TestLinearizableCommitTS(t *testing.T) {
+	forModes(t, func(t *testing.T, cl *cluster, c *Client) {
+		for i := 0; i < 5; i++ {
+			t1 := begin(t, c)
+			c2 := put(t, c, fmt.Sprintf("b%d", i), "v")
+			_ = t1.Set(kv.Key(fmt.Sprintf("a%d", i)), []byte("v"))
+			if err := t1.Commit(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if t1.CommitTS() <= c2 {
+				t.Fatalf("T1 committed at %d after T2 was acknowledged at %d", t1.CommitTS(), c2)
+			}
+		}
+	})
+}
