@@ -287,3 +287,38 @@ func TestResolveWholeRegion(t *testing.T) {
 		t.Fatal("s2 still locked: the region was not resolved whole")
 	}
 }
+
+// TestAsyncCommitFallbackResolved: the primary is an async-commit lock
+// but a secondary fell back to 2PC; recovery must then decide through
+// CheckTxnStatus with force_sync_commit (an expired txn rolls back).
+func TestAsyncCommitFallbackResolved(t *testing.T) {
+	cl := newCluster(t)
+	c := cl.client(Options{})
+	put(t, c, "p", "p0", "s", "s0")
+	startTS := cl.oracle.now(t)
+	for _, m := range []struct {
+		key   string
+		async bool
+	}{{"p", true}, {"s", false}} {
+		req := &kvrpcpb.PrewriteRequest{Context: cl.ctx(), PrimaryLock: []byte("p"), StartVersion: startTS, LockTtl: 50,
+			TxnSize: 1, MinCommitTs: startTS + 1, UseAsyncCommit: m.async,
+			Mutations: []*kvrpcpb.Mutation{{Op: kvrpcpb.Op_Put, Key: []byte(m.key), Value: []byte(m.key + "1")}}}
+		if m.async {
+			req.Secondaries = [][]byte{[]byte("s")}
+		}
+		if resp, err := cl.store.KvPrewrite(context.Background(), req); err != nil || len(resp.Errors) > 0 {
+			t.Fatalf("prewrite %s: %v %v", m.key, err, resp)
+		}
+	}
+	cl.oracle.advance(100)
+	r := begin(t, c)
+	if p, s := get(t, r, "p"), get(t, r, "s"); p != "p0" || s != "s0" {
+		t.Fatalf("p=%s s=%s, want the old values", p, s)
+	}
+	if st := cl.status("p", startTS); st.LockTtl != 0 || st.CommitVersion != 0 {
+		t.Fatalf("status %v, want rolled back", st)
+	}
+	if cl.locked("p") || cl.locked("s") {
+		t.Fatal("locks left behind")
+	}
+}
