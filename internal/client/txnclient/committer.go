@@ -94,7 +94,7 @@ func (cm *committer) execute(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(batches) != 1 || batchBytes(batches[0].muts) > cm.c.opts.CommitBatchSize {
+	if len(batches) != 1 { // 1PC: one batch of one region (its last key may push it past the size)
 		cm.onePC.Store(false)
 	}
 	cm.minCommitTS = cm.startTS + 1
@@ -165,14 +165,6 @@ func (cm *committer) makeBatches(bo *locate.Backoffer, muts []*kvrpcpb.Mutation)
 		}
 	}
 	return out, nil
-}
-
-func batchBytes(muts []*kvrpcpb.Mutation) int {
-	n := 0
-	for _, m := range muts {
-		n += len(m.Key) + len(m.Value)
-	}
-	return n
 }
 
 // allKeys returns every mutated key, primary first.
