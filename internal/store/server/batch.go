@@ -87,7 +87,8 @@ func (bs *batchStream) recvLoop(ctx context.Context) {
 			bs.workers.Add(1)
 			bs.running.Add(1)
 			bs.mu.Unlock()
-			go bs.run(ctx, ids[i], reqs[i])
+			id, req := ids[i], reqs[i]
+			bs.n.workers.submit(func() { bs.run(ctx, id, req) })
 		}
 	}
 }

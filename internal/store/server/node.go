@@ -40,6 +40,7 @@ type Node struct {
 	opts      Options
 	log       *slog.Logger
 	sem       chan struct{} // BatchCommands request slots
+	workers   *workerPool   // runs BatchCommands requests
 	grpc      *grpc.Server
 
 	drainOnce sync.Once
@@ -74,6 +75,7 @@ func NewNodeWithOptions(api rpc.StoreAPI, storeAddr string, opts Options) *Node 
 		opts:      opts,
 		log:       opts.Logger,
 		sem:       make(chan struct{}, opts.MaxConcurrency),
+		workers:   newWorkerPool(64),
 		draining:  make(chan struct{}),
 	}
 	sopts := []grpc.ServerOption{
