@@ -37,6 +37,7 @@ type Reader struct {
 
 	writeIter engine.Iterator
 	keyBuf    []byte // lock / seek key scratch
+	lockUpper []byte // upper bound of a lock lookup
 	lowerBuf  []byte
 	upperBuf  []byte
 }
@@ -56,16 +57,23 @@ func (r *Reader) Close() {
 func (r *Reader) Snapshot() engine.Snapshot { return r.snap }
 
 // LoadLock returns key's lock, or nil, nil when there is none.
+//
+// It seeks the Reader's one iterator, re-bounded to the lock key, rather
+// than calling the snapshot's Get: a point read then costs one iterator
+// and two seeks (lock, then write versions) instead of a Get iterator
+// built per call plus the write iterator. It must not be called while a
+// scan holds the iterator (scans read locks through their own iterator).
 func (r *Reader) LoadLock(key []byte) (*Lock, error) {
 	r.keyBuf = appendLockKey(r.keyBuf[:0], key)
-	v, err := r.snap.Get(r.keyBuf)
-	if errors.Is(err, engine.ErrNotFound) {
-		return nil, nil
-	}
+	r.lockUpper = append(append(r.lockUpper[:0], r.keyBuf...), 0)
+	it, err := r.iterFor(r.keyBuf, r.lockUpper)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeLock(v)
+	if !it.SeekGE(r.keyBuf) {
+		return nil, it.Error()
+	}
+	return DecodeLock(bytes.Clone(it.Value()))
 }
 
 // iterFor returns the Reader's write iterator bounded to [lower, upper).
