@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -54,6 +55,7 @@ func runBenchKV(args []string, stdout, stderr io.Writer) int {
 	workloads := fs.String("workloads", "get,update", "comma-separated workloads: get, update")
 	onePC := fs.Bool("1pc", true, "commit 1-key transactions in one phase (tidb_enable_1pc)")
 	asyncCommit := fs.Bool("async-commit", false, "async commit (tidb_enable_async_commit)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the client to this file")
 	conns := fs.Int("grpc-connection-count", 4, "gRPC connections to the store (tikv-client.grpc-connection-count)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -62,6 +64,19 @@ func runBenchKV(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.Workloads = strings.Split(*workloads, ",")
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(stderr, "strata bench kv:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(stderr, "strata bench kv:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
 
 	ora, err := tso.New(time.Now, &tso.MemWindowStore{}, tso.Options{})
 	if err != nil {
