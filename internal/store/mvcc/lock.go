@@ -68,7 +68,10 @@ func (l *Lock) IsPessimistic() bool { return l.Type == kv.LockTypePessimistic }
 
 // blocksRead applies the reference §2.1 blocking rule for a read at ts.
 func (l *Lock) blocksRead(key []byte, ts uint64, o *ReadOptions) bool {
-	if l.StartTS > ts {
+	// The reader's own lock (start_ts == read ts: timestamps are unique)
+	// never blocks it, as issue #2 asks; the reference leaves this to the
+	// client, which serves its own writes from its buffer anyway.
+	if l.StartTS >= ts {
 		return false
 	}
 	if l.Type != kv.LockTypePut && l.Type != kv.LockTypeDelete {

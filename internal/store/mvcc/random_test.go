@@ -250,7 +250,8 @@ func (c *randomChecker) modelGet(key string, ts uint64) ([]byte, bool) {
 func (c *randomChecker) lockedBy(key string, ts uint64) bool {
 	for _, p := range c.pending {
 		for _, k := range p.keys {
-			if string(k) == key && p.startTS <= ts {
+			// A read at the lock's own start_ts is its own txn's: not blocked.
+			if string(k) == key && p.startTS < ts {
 				return true
 			}
 		}

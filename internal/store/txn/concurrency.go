@@ -70,7 +70,8 @@ func (cm *ConcurrencyManager) NewKeyGuard() *KeyGuard { return &KeyGuard{cm: cm}
 // §2.1 rule: l.ts <= readTS, type Put or Delete, min_commit_ts <= readTS,
 // l.ts not in resolved, and no MaxUint64 read of a 2PC primary.
 func Blocks(l *kv.LockInfo, onePC bool, key []byte, readTS uint64, resolved []uint64) bool {
-	if l.StartTS > readTS || l.MinCommitTS > readTS {
+	// The reader's own lock (start_ts == read ts) never blocks it.
+	if l.StartTS >= readTS || l.MinCommitTS > readTS {
 		return false
 	}
 	if l.Type != kv.LockTypePut && l.Type != kv.LockTypeDelete {

@@ -51,6 +51,8 @@ func TestBlocksRule(t *testing.T) {
 		{name: "newer lock", readTS: 9},
 		{name: "min commit above read", readTS: 10},
 		{name: "min commit equal read", readTS: 11, want: true},
+		{name: "own lock", edit: func(l *kv.LockInfo) { l.MinCommitTS = 0 }, readTS: 10},
+		{name: "own lock's successor", edit: func(l *kv.LockInfo) { l.MinCommitTS = 0 }, readTS: 11, want: true},
 		{name: "lock type", edit: func(l *kv.LockInfo) { l.Type = kv.LockTypeLock }, readTS: 20},
 		{name: "pessimistic", edit: func(l *kv.LockInfo) { l.Type = kv.LockTypePessimistic }, readTS: 20},
 		{name: "delete", edit: func(l *kv.LockInfo) { l.Type = kv.LockTypeDelete }, readTS: 20, want: true},
