@@ -1,0 +1,5 @@
+package types
+
+import ptypes "github.com/pingcap/tidb/pkg/parser/types"
+
+type parserFieldType = ptypes.FieldType
