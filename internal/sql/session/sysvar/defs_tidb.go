@@ -1,0 +1,104 @@
+package sysvar
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Values of tidb_txn_mode.
+const (
+	TxnModeOptimistic  = "optimistic"
+	TxnModePessimistic = "pessimistic"
+)
+
+// Values of tidb_enable_clustered_index.
+const (
+	ClusteredOff     = "OFF"
+	ClusteredOn      = "ON"
+	ClusteredIntOnly = "INT_ONLY"
+)
+
+// tidbVars are TiDB's variables that Strata implements or accepts, with
+// TiDB's names and meanings.
+func tidbVars() []SysVar {
+	return []SysVar{
+		// Optimistic is the default: it is the only mode built so far
+		// (DESIGN.md's pessimistic default waits for pessimistic locking).
+		// "pessimistic" is accepted, with a warning, so TiDB scripts run.
+		validated(strVar(ScopeBoth, "tidb_txn_mode", TxnModeOptimistic), validateTxnMode),
+		boolVar(ScopeBoth, "tidb_enable_async_commit", true),
+		boolVar(ScopeBoth, "tidb_enable_1pc", true),
+		boolVar(ScopeBoth, "tidb_guarantee_linearizability", true),
+		// INT_ONLY: integer primary keys are clustered (the handle), others
+		// are not, which is what issue 3 builds.
+		enumVar(ScopeBoth, "tidb_enable_clustered_index", ClusteredIntOnly, ClusteredOff, ClusteredOn, ClusteredIntOnly),
+		noop(boolVar(ScopeGlobal, "tidb_enable_tso_follower_proxy", false)),
+		intVar(ScopeBoth, "tidb_hashagg_partial_concurrency", "-1", -1, 256),
+		intVar(ScopeBoth, "tidb_hashagg_final_concurrency", "-1", -1, 256),
+		intVar(ScopeBoth, "tidb_distsql_scan_concurrency", "15", 1, 256),
+		intVar(ScopeBoth, "tidb_executor_concurrency", "5", 1, 256),
+		intVar(ScopeBoth, "tidb_index_lookup_concurrency", "-1", -1, 256),
+		intVar(ScopeBoth, "tidb_mem_quota_query", "1073741824", -1, math.MaxInt64),
+		intVar(ScopeBoth, "tidb_retry_limit", "10", -1, math.MaxInt64),
+		boolVar(ScopeBoth, "tidb_disable_txn_auto_retry", true),
+		validated(strVar(ScopeSession, "tidb_snapshot", ""), validateSnapshot),
+		{Name: "tidb_current_ts", Scope: ScopeSession, Type: TypeUint, Default: "0", MaxUint: math.MaxUint64, ReadOnly: true, Dynamic: true},
+		boolVar(ScopeGlobal, "tidb_enable_prepared_plan_cache", true),
+		intVar(ScopeGlobal, "tidb_prepared_plan_cache_size", "100", 1, 100000),
+		boolVar(ScopeBoth, "tidb_skip_isolation_level_check", false),
+		intVar(ScopeBoth, "tidb_init_chunk_size", "32", 1, 32),
+		intVar(ScopeBoth, "tidb_max_chunk_size", "1024", 32, math.MaxInt32),
+		noop(intVar(ScopeBoth, "tidb_dml_batch_size", "0", 0, math.MaxInt32)),
+		noop(boolVar(ScopeBoth, "tidb_batch_insert", false)),
+		boolVar(ScopeGlobal, "tidb_general_log", false),
+		boolVar(ScopeGlobal, "tidb_gc_enable", true),
+		validated(strVar(ScopeGlobal, "tidb_gc_life_time", "10m0s"), validateDuration("tidb_gc_life_time", 10*time.Minute)),
+		noop(enumVar(ScopeBoth, "tidb_replica_read", "leader", "leader", "follower", "leader-and-follower", "closest-replicas", "closest-adaptive")),
+	}
+}
+
+func validateTxnMode(v string) (string, []error, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", TxnModeOptimistic:
+		return TxnModeOptimistic, nil, nil
+	case TxnModePessimistic:
+		return TxnModePessimistic, []error{&Error{Kind: WarnNoEffect, Name: "tidb_txn_mode", Value: v,
+			Detail: "pessimistic transactions are not implemented yet; transactions run optimistic"}}, nil
+	}
+	return "", nil, errWrongValue("tidb_txn_mode", v)
+}
+
+// validateSnapshot accepts "", a TSO, or a datetime
+// 'YYYY-MM-DD HH:MM:SS[.ffffff]'.
+func validateSnapshot(v string) (string, []error, error) {
+	t := strings.TrimSpace(v)
+	if t == "" {
+		return "", nil, nil
+	}
+	if _, err := strconv.ParseUint(t, 10, 64); err == nil {
+		return t, nil, nil
+	}
+	for _, layout := range []string{"2006-01-02 15:04:05.999999", "2006-01-02 15:04:05", "2006-01-02"} {
+		if _, err := time.Parse(layout, t); err == nil {
+			return t, nil, nil
+		}
+	}
+	return "", nil, errWrongValue("tidb_snapshot", v)
+}
+
+// validateDuration accepts a Go duration of at least lo ("10m0s", "24h"),
+// stored as time.Duration.String; shorter values clamp with a warning.
+func validateDuration(name string, lo time.Duration) func(string) (string, []error, error) {
+	return func(v string) (string, []error, error) {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil {
+			return "", nil, errWrongValue(name, v)
+		}
+		if d < lo {
+			return lo.String(), []error{&Error{Kind: WarnTruncated, Name: name, Value: v}}, nil
+		}
+		return d.String(), nil, nil
+	}
+}
