@@ -99,6 +99,9 @@ func NewStringDatum(s string) Datum {
 	return Datum{k: KindString, b: unsafe.Slice(unsafe.StringData(s), len(s))}
 }
 
+// NewStringDatumBytes returns a character string aliasing b.
+func NewStringDatumBytes(b []byte) Datum { return Datum{k: KindString, b: b} }
+
 // NewBytesDatum returns a byte string aliasing b.
 func NewBytesDatum(b []byte) Datum { return Datum{k: KindBytes, b: b} }
 
