@@ -346,7 +346,7 @@ func TestMaxAllowedPacket(t *testing.T) {
 		t.Fatalf("over the limit: got %v, want 1153", err)
 	}
 	// The server closed that connection; a new one works.
-	if err := db.QueryRow("echolen abc").Scan(&n); err != nil || n != 3 {
+	if err := ts.open(t, "root", "", "").QueryRow("echolen abc").Scan(&n); err != nil || n != 3 {
 		t.Fatalf("after 1153: %v %d", err, n)
 	}
 }

@@ -20,9 +20,9 @@ type fakeBackend struct {
 	passwords map[string]string // user -> password
 
 	mu       sync.Mutex
-	closed   int                // sessions closed
-	resClose chan string        // names of closed results ("big")
-	running  chan struct{}      // signalled when "sleep" starts
+	closed   int           // sessions closed
+	resClose chan string   // names of closed results ("big")
+	running  chan struct{} // signalled when "sleep" starts
 	lastInfo ConnInfo
 }
 
@@ -152,7 +152,9 @@ func (s *fakeSession) run(ctx context.Context, stmt string, args []Arg) (Result,
 type writeConflictForTest struct{}
 
 func (*writeConflictForTest) Error() string { return "conflict" }
-func (*writeConflictForTest) Unwrap() error { return sqlerr.New(sqlerr.ErrWriteConflict, 1, 2, 3, "k", "Optimistic") }
+func (*writeConflictForTest) Unwrap() error {
+	return sqlerr.New(sqlerr.ErrWriteConflict, 1, 2, 3, "k", "Optimistic")
+}
 
 // describeArg renders an Arg with its Go type, for prepared-statement tests.
 func describeArg(a Arg) string {
@@ -288,16 +290,16 @@ func (r *fakeResult) Next(ctx context.Context) ([]Row, error) {
 // *types.Decimal, types.Time, types.Duration, nil for NULL.
 type fakeRow []any
 
-func (r fakeRow) Len() int                            { return len(r) }
-func (r fakeRow) IsNull(i int) bool                   { return r[i] == nil }
-func (r fakeRow) GetInt64(i int) int64                { return r[i].(int64) }
-func (r fakeRow) GetUint64(i int) uint64              { return r[i].(uint64) }
-func (r fakeRow) GetFloat32(i int) float32            { return r[i].(float32) }
-func (r fakeRow) GetFloat64(i int) float64            { return r[i].(float64) }
-func (r fakeRow) GetBytes(i int) []byte               { return r[i].([]byte) }
-func (r fakeRow) GetDecimal(i int) *types.Decimal     { return r[i].(*types.Decimal) }
-func (r fakeRow) GetTime(i int) types.Time            { return r[i].(types.Time) }
-func (r fakeRow) GetDuration(i int) types.Duration    { return r[i].(types.Duration) }
+func (r fakeRow) Len() int                         { return len(r) }
+func (r fakeRow) IsNull(i int) bool                { return r[i] == nil }
+func (r fakeRow) GetInt64(i int) int64             { return r[i].(int64) }
+func (r fakeRow) GetUint64(i int) uint64           { return r[i].(uint64) }
+func (r fakeRow) GetFloat32(i int) float32         { return r[i].(float32) }
+func (r fakeRow) GetFloat64(i int) float64         { return r[i].(float64) }
+func (r fakeRow) GetBytes(i int) []byte            { return r[i].([]byte) }
+func (r fakeRow) GetDecimal(i int) *types.Decimal  { return r[i].(*types.Decimal) }
+func (r fakeRow) GetTime(i int) types.Time         { return r[i].(types.Time) }
+func (r fakeRow) GetDuration(i int) types.Duration { return r[i].(types.Duration) }
 
 func col(name string, tp byte, flags uint, dec uint8, charset uint16) *Column {
 	return &Column{Schema: "test", Table: "t", OrgTable: "t", Name: name, OrgName: name,
