@@ -124,7 +124,7 @@ func checkIsolation(get func(string) string, v string) ([]error, error) {
 		return nil, nil
 	}
 	e := &Error{Kind: ErrNotSupported, Name: "transaction_isolation", Value: v,
-		Detail: "The isolation level '" + v + "' is not supported. Set tidb_skip_isolation_level_check=1 to skip this error"}
+		Msg: "The isolation level '" + v + "' is not supported. Set tidb_skip_isolation_level_check=1 to skip this error"}
 	if get("tidb_skip_isolation_level_check") == "ON" {
 		return []error{e}, nil
 	}

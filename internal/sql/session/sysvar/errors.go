@@ -48,6 +48,11 @@ type Error struct {
 	Value string
 	// Scope is the scope the variable does have, for ErrIncorrectScope.
 	Scope Scope
+	// Set marks an error of an assignment rather than a read (MySQL's
+	// messages differ: 1228/1229 versus 1238).
+	Set bool
+	// Msg, if set, is the whole message.
+	Msg string
 	// Detail is optional extra text.
 	Detail string
 }
@@ -57,15 +62,22 @@ func (e *Error) Is(target error) bool { return target == e.Kind }
 
 // Error returns MySQL's message for e.
 func (e *Error) Error() string {
+	if e.Msg != "" {
+		return e.Msg
+	}
 	var s string
 	switch e.Kind {
 	case ErrUnknownSystemVariable:
 		s = fmt.Sprintf("Unknown system variable '%s'", e.Name)
 	case ErrIncorrectScope:
-		switch e.Scope {
-		case ScopeGlobal:
+		switch {
+		case e.Scope == ScopeGlobal && e.Set:
+			s = fmt.Sprintf("Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", e.Name)
+		case e.Scope == ScopeSession && e.Set:
+			s = fmt.Sprintf("Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", e.Name)
+		case e.Scope == ScopeGlobal:
 			s = fmt.Sprintf("Variable '%s' is a GLOBAL variable", e.Name)
-		case ScopeSession:
+		case e.Scope == ScopeSession:
 			s = fmt.Sprintf("Variable '%s' is a SESSION variable", e.Name)
 		default:
 			s = fmt.Sprintf("Variable '%s' cannot be used in this scope", e.Name)
@@ -79,9 +91,6 @@ func (e *Error) Error() string {
 	case ErrUnknownTimeZone:
 		s = fmt.Sprintf("Unknown or incorrect time zone: '%s'", e.Value)
 	case ErrNotSupported:
-		if e.Detail != "" {
-			return e.Detail
-		}
 		s = fmt.Sprintf("Value '%s' of variable '%s' is not supported", e.Value, e.Name)
 	case WarnTruncated:
 		s = fmt.Sprintf("Truncated incorrect %s value: '%s'", e.Name, e.Value)

@@ -105,7 +105,7 @@ func (g *Globals) prepareSet(name, value string) (*SysVar, string, []error, erro
 	case sv.Scope == ScopeNone || sv.ReadOnly:
 		return nil, "", nil, &Error{Kind: ErrReadOnly, Name: name}
 	case !sv.Scope.HasGlobal():
-		return nil, "", nil, &Error{Kind: ErrIncorrectScope, Name: name, Scope: sv.Scope}
+		return nil, "", nil, &Error{Kind: ErrIncorrectScope, Name: name, Scope: sv.Scope, Set: true}
 	}
 	norm, warns, err := sv.Normalize(value)
 	if err != nil {

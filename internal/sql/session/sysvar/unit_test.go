@@ -186,3 +186,30 @@ func BenchmarkNewVarsAndRead(b *testing.B) {
 		}
 	}
 }
+
+func TestSetNames(t *testing.T) {
+	g, _ := NewGlobals(testRegistry(), nil)
+	v := NewVars(StaticGlobals(g))
+	get := func(n string) string { s, _ := v.Get(n); return s }
+	if err := v.SetNames("latin1", ""); err != nil {
+		t.Fatal(err)
+	}
+	if get("character_set_client") != "latin1" || get("character_set_results") != "latin1" || get("collation_connection") != "latin1_bin" {
+		t.Fatalf("SET NAMES latin1: %v", v.ShowVariables("c%", ScopeSession))
+	}
+	if err := v.SetNames("UTF8MB4", "utf8mb4_general_ci"); err != nil || get("collation_connection") != "utf8mb4_general_ci" {
+		t.Fatalf("SET NAMES utf8mb4 COLLATE: %v %s", err, get("collation_connection"))
+	}
+	if err := v.SetNames("utf8mb4", "latin1_bin"); !errors.Is(err, ErrWrongValueForVar) {
+		t.Fatalf("mismatched collation: %v", err)
+	}
+	if err := v.SetNames("klingon", ""); !errors.Is(err, ErrWrongValueForVar) || get("character_set_client") != "utf8mb4" {
+		t.Fatalf("unknown charset: %v", err)
+	}
+	if err := v.SetCharacterSet("latin1"); err != nil || get("character_set_client") != "latin1" || get("character_set_connection") != "utf8mb4" {
+		t.Fatalf("SET CHARACTER SET: %v", err)
+	}
+	if err := v.SetNames("default", ""); err != nil || get("character_set_client") != "utf8mb4" {
+		t.Fatalf("SET NAMES DEFAULT: %v", err)
+	}
+}

@@ -94,9 +94,9 @@ func (v *Vars) SetSession(name, value string) ([]error, error) {
 	case sv.Scope == ScopeNone || sv.ReadOnly:
 		return nil, &Error{Kind: ErrReadOnly, Name: name}
 	case !sv.Scope.HasSession():
-		return nil, &Error{Kind: ErrIncorrectScope, Name: name, Scope: ScopeGlobal}
+		return nil, &Error{Kind: ErrIncorrectScope, Name: name, Scope: ScopeGlobal, Set: true}
 	case sv.SessionReadOnly:
-		return nil, &Error{Kind: ErrReadOnly, Name: name, Detail: "SESSION variable '" + sv.Name + "' is read-only. Use SET GLOBAL to assign the value"}
+		return nil, &Error{Kind: ErrReadOnly, Name: name, Msg: "SESSION variable '" + sv.Name + "' is read-only. Use SET GLOBAL to assign the value"}
 	}
 	norm, warns, err := sv.Normalize(value)
 	if err != nil {
