@@ -1,10 +1,9 @@
-// Package codec holds Strata's order-preserving (memcomparable) encodings.
-//
 // bytes.go: the byte-string encoding of reference §1.1. The input is cut
 // into 8-byte groups, the last group is zero-padded, and every group is
 // followed by a marker byte 0xFF - pad. Byte order of encodings equals byte
 // order of inputs, and no encoding is a prefix of another, so a timestamp
 // or other suffix can follow an encoded key without breaking its order.
+
 package codec
 
 import (
