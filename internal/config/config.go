@@ -57,23 +57,40 @@ type Config struct {
 	// LegacyLogFile is the old top-level log-file.
 	LegacyLogFile string `toml:"log-file"`
 
-	Log               Log               `toml:"log"`
-	Status            Status            `toml:"status"`
-	Security          Security          `toml:"security"`
-	Performance       Performance       `toml:"performance"`
+	// Log is [log].
+	Log Log `toml:"log"`
+	// Status is [status].
+	Status Status `toml:"status"`
+	// Security is [security].
+	Security Security `toml:"security"`
+	// Performance is [performance].
+	Performance Performance `toml:"performance"`
+	// PreparedPlanCache is [prepared-plan-cache].
 	PreparedPlanCache PreparedPlanCache `toml:"prepared-plan-cache"`
-	TxnLocalLatches   TxnLocalLatches   `toml:"txn-local-latches"`
-	TiKVClient        TiKVClient        `toml:"tikv-client"`
-	PessimisticTxn    PessimisticTxn    `toml:"pessimistic-txn"`
-	Server            Server            `toml:"server"`
-	Storage           Storage           `toml:"storage"`
-	Raftstore         Raftstore         `toml:"raftstore"`
-	Coprocessor       Coprocessor       `toml:"coprocessor"`
-	ReadPool          ReadPool          `toml:"readpool"`
-	RocksDB           RocksDB           `toml:"rocksdb"`
-	RaftDB            RaftDB            `toml:"raftdb"`
-	Schedule          Schedule          `toml:"schedule"`
-	Replication       Replication       `toml:"replication"`
+	// TxnLocalLatches is [txn-local-latches].
+	TxnLocalLatches TxnLocalLatches `toml:"txn-local-latches"`
+	// TiKVClient is [tikv-client].
+	TiKVClient TiKVClient `toml:"tikv-client"`
+	// PessimisticTxn is [pessimistic-txn].
+	PessimisticTxn PessimisticTxn `toml:"pessimistic-txn"`
+	// Server is [server].
+	Server Server `toml:"server"`
+	// Storage is [storage].
+	Storage Storage `toml:"storage"`
+	// Raftstore is [raftstore].
+	Raftstore Raftstore `toml:"raftstore"`
+	// Coprocessor is [coprocessor].
+	Coprocessor Coprocessor `toml:"coprocessor"`
+	// ReadPool is [readpool].
+	ReadPool ReadPool `toml:"readpool"`
+	// RocksDB is [rocksdb].
+	RocksDB RocksDB `toml:"rocksdb"`
+	// RaftDB is [raftdb].
+	RaftDB RaftDB `toml:"raftdb"`
+	// Schedule is [schedule].
+	Schedule Schedule `toml:"schedule"`
+	// Replication is [replication].
+	Replication Replication `toml:"replication"`
 }
 
 // Log is [log].
@@ -85,8 +102,9 @@ type Log struct {
 	// SlowThreshold is TiDB's slow-query threshold in ms (default 300).
 	SlowThreshold uint64 `toml:"slow-threshold"`
 	// SlowQueryFile is where slow queries are logged.
-	SlowQueryFile string  `toml:"slow-query-file"`
-	File          LogFile `toml:"file"`
+	SlowQueryFile string `toml:"slow-query-file"`
+	// File is [log.file].
+	File LogFile `toml:"file"`
 }
 
 // LogFile is [log.file].
@@ -119,15 +137,25 @@ type Status struct {
 
 // Security is [security] with TiDB's and TiKV's key names.
 type Security struct {
-	SSLCA          string `toml:"ssl-ca"`
-	SSLCert        string `toml:"ssl-cert"`
-	SSLKey         string `toml:"ssl-key"`
-	ClusterSSLCA   string `toml:"cluster-ssl-ca"`
+	// SSLCA, SSLCert and SSLKey are the MySQL clients' TLS files (TiDB).
+	SSLCA string `toml:"ssl-ca"`
+	// SSLCert: see SSLCA.
+	SSLCert string `toml:"ssl-cert"`
+	// SSLKey: see SSLCA.
+	SSLKey string `toml:"ssl-key"`
+	// ClusterSSLCA, ClusterSSLCert and ClusterSSLKey secure the SQL
+	// server's connections to the cluster (TiDB).
+	ClusterSSLCA string `toml:"cluster-ssl-ca"`
+	// ClusterSSLCert: see ClusterSSLCA.
 	ClusterSSLCert string `toml:"cluster-ssl-cert"`
-	ClusterSSLKey  string `toml:"cluster-ssl-key"`
-	CAPath         string `toml:"ca-path"`
-	CertPath       string `toml:"cert-path"`
-	KeyPath        string `toml:"key-path"`
+	// ClusterSSLKey: see ClusterSSLCA.
+	ClusterSSLKey string `toml:"cluster-ssl-key"`
+	// CAPath, CertPath and KeyPath are TiKV's and PD's TLS files.
+	CAPath string `toml:"ca-path"`
+	// CertPath: see CAPath.
+	CertPath string `toml:"cert-path"`
+	// KeyPath: see CAPath.
+	KeyPath string `toml:"key-path"`
 }
 
 // Performance is [performance] (TiDB).
@@ -204,9 +232,11 @@ type TiKVClient struct {
 	// StoreLimit bounds in-flight requests per store (0: none).
 	StoreLimit int64 `toml:"store-limit"`
 	// EnableChunkRPC returns coprocessor results as chunks (default true).
-	EnableChunkRPC bool            `toml:"enable-chunk-rpc"`
-	AsyncCommit    AsyncCommitConf `toml:"async-commit"`
-	CoprCache      CoprCache       `toml:"copr-cache"`
+	EnableChunkRPC bool `toml:"enable-chunk-rpc"`
+	// AsyncCommit is [tikv-client.async-commit].
+	AsyncCommit AsyncCommitConf `toml:"async-commit"`
+	// CoprCache is [tikv-client.copr-cache].
+	CoprCache CoprCache `toml:"copr-cache"`
 }
 
 // AsyncCommitConf is [tikv-client.async-commit].
@@ -282,8 +312,9 @@ type Storage struct {
 	// SchedulerConcurrency is the number of latch slots (default 524288).
 	SchedulerConcurrency uint `toml:"scheduler-concurrency"`
 	// ReserveSpace is disk kept free for recovery (default 5GiB).
-	ReserveSpace ByteSize   `toml:"reserve-space"`
-	BlockCache   BlockCache `toml:"block-cache"`
+	ReserveSpace ByteSize `toml:"reserve-space"`
+	// BlockCache is [storage.block-cache].
+	BlockCache BlockCache `toml:"block-cache"`
 }
 
 // BlockCache is [storage.block-cache].
@@ -347,9 +378,12 @@ type Coprocessor struct {
 
 // ReadPool is [readpool].
 type ReadPool struct {
-	Unified     UnifiedReadPool `toml:"unified"`
-	Storage     PriorityPool    `toml:"storage"`
-	Coprocessor PriorityPool    `toml:"coprocessor"`
+	// Unified is [readpool.unified].
+	Unified UnifiedReadPool `toml:"unified"`
+	// Storage is [readpool.storage].
+	Storage PriorityPool `toml:"storage"`
+	// Coprocessor is [readpool.coprocessor].
+	Coprocessor PriorityPool `toml:"coprocessor"`
 }
 
 // UnifiedReadPool is [readpool.unified].
@@ -388,10 +422,13 @@ type RocksDB struct {
 	// MaxOpenFiles bounds open files (default 40960).
 	MaxOpenFiles int `toml:"max-open-files"`
 	// WALDir puts the WAL elsewhere.
-	WALDir    string   `toml:"wal-dir"`
+	WALDir string `toml:"wal-dir"`
+	// DefaultCF is [rocksdb.defaultcf].
 	DefaultCF CFConfig `toml:"defaultcf"`
-	WriteCF   CFConfig `toml:"writecf"`
-	LockCF    CFConfig `toml:"lockcf"`
+	// WriteCF is [rocksdb.writecf].
+	WriteCF CFConfig `toml:"writecf"`
+	// LockCF is [rocksdb.lockcf].
+	LockCF CFConfig `toml:"lockcf"`
 }
 
 // RaftDB is [raftdb] (the raft log engine).
@@ -399,8 +436,9 @@ type RaftDB struct {
 	// MaxBackgroundJobs bounds flushes and compactions (default 4).
 	MaxBackgroundJobs int `toml:"max-background-jobs"`
 	// AllowConcurrentMemtableWrite (default true).
-	AllowConcurrentMemtableWrite bool     `toml:"allow-concurrent-memtable-write"`
-	DefaultCF                    CFConfig `toml:"defaultcf"`
+	AllowConcurrentMemtableWrite bool `toml:"allow-concurrent-memtable-write"`
+	// DefaultCF is [raftdb.defaultcf].
+	DefaultCF CFConfig `toml:"defaultcf"`
 }
 
 // CFConfig is a column family's [rocksdb.<cf>] section.
