@@ -20,6 +20,10 @@ import (
 // byte after the value restores 1.50 rather than 1.5 on decoding; it only
 // orders equal values of different scales (a column has one scale).
 const (
+	// maxDecodedDigits bounds the zeros a decoded value may need, so that
+	// corrupt input cannot ask for a huge coefficient.
+	maxDecodedDigits = 256
+
 	decNeg  = 0x00
 	decZero = 0x01
 	decPos  = 0x02
@@ -98,12 +102,15 @@ func DecodeDecimal(b []byte) (rest []byte, d *types.Decimal, err error) {
 	if i >= len(b) {
 		return nil, nil, ErrCorrupt
 	}
-	scale := int32(b[i])
+	scale := int64(b[i])
 	digits := strings.TrimRight(sb.String(), "0")
 	if digits == "" {
 		return nil, nil, ErrCorrupt
 	}
-	e := exp - int32(len(digits))
+	e := int64(exp) - int64(len(digits))
+	if e+scale > maxDecodedDigits || -e > maxDecodedDigits {
+		return nil, nil, ErrCorrupt
+	}
 	if -scale < e {
 		digits += strings.Repeat("0", int(e+scale))
 		e = -scale
@@ -111,7 +118,7 @@ func DecodeDecimal(b []byte) (rest []byte, d *types.Decimal, err error) {
 	if _, ok := d.Coeff.SetString(digits, 10); !ok {
 		return nil, nil, ErrCorrupt
 	}
-	d.Exponent = e
+	d.Exponent = int32(e)
 	d.Negative = marker == decNeg
 	return b[i+1:], d, nil
 }
