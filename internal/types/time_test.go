@@ -61,3 +61,26 @@ func TestDatumCloneOwnsBytes(t *testing.T) {
 		t.Fatalf("decimal clone = %s", dc.GetDecimal())
 	}
 }
+
+func TestTimestampRangeAndZones(t *testing.T) {
+	ts := func(s string) Time {
+		v, err := ParseTime(s, mysql.TypeTimestamp, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if err := ts("1970-01-01 00:00:00").CheckTimestamp(time.UTC); err == nil {
+		t.Fatal("1970-01-01 00:00:00 UTC is below TIMESTAMP's range")
+	}
+	if err := ts("2038-01-19 03:14:07").CheckTimestamp(time.UTC); err != nil {
+		t.Fatal(err)
+	}
+	plus8 := time.FixedZone("+08:00", 8*3600)
+	if err := ts("1970-01-01 08:00:01").CheckTimestamp(plus8); err != nil {
+		t.Fatal(err)
+	}
+	if got := ts("2020-01-01 05:00:00").ConvertTimeZone(plus8, time.UTC).String(); got != "2019-12-31 21:00:00" {
+		t.Fatalf("ConvertTimeZone = %s", got)
+	}
+}
