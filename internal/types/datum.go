@@ -145,7 +145,8 @@ func (d *Datum) GetFloat32() float32 { return float32(d.GetFloat64()) }
 // GetString returns a String or Bytes datum's value as a string (a copy).
 func (d *Datum) GetString() string { return string(d.b) }
 
-// GetBytes returns a String or Bytes datum's value (not a copy).
+// GetBytes returns a String or Bytes datum's value (not a copy; never
+// modify it: it may alias an immutable Go string).
 func (d *Datum) GetBytes() []byte { return d.b }
 
 // GetDecimal returns a Decimal datum's value (not a copy).
