@@ -16,8 +16,13 @@ var (
 )
 
 // Binary builds cmd/strata once per test binary and returns its path.
+// STRATA_BIN, when set, names a binary to use instead.
 func Binary() (string, error) {
 	buildOnce.Do(func() {
+		if bin := os.Getenv("STRATA_BIN"); bin != "" {
+			binPath = bin
+			return
+		}
 		root, err := moduleRoot()
 		if err != nil {
 			buildErr = err

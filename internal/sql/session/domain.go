@@ -1,0 +1,92 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/strata-db/strata/internal/client/txnclient"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/sql/server"
+	"github.com/strata-db/strata/internal/sql/session/sysvar"
+)
+
+// DomainConfig wires a Domain.
+type DomainConfig struct {
+	// Client reaches the cluster.
+	Client *txnclient.Client
+	// ServerInfo describes this server to the system variables
+	// (version, hostname, port, ...).
+	ServerInfo sysvar.ServerInfo
+	// Logger logs; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Domain is the per-process SQL state shared by every session. It
+// implements server.Backend.
+type Domain struct {
+	client  *txnclient.Client
+	reg     *sysvar.Registry
+	globals *sysvar.GlobalStore
+	log     *slog.Logger
+
+	mu       sync.Mutex
+	sessions map[uint32]*Session
+	nextID   atomic.Uint32
+}
+
+var _ server.Backend = (*Domain)(nil)
+
+// NewDomain loads the GLOBAL system variables from the cluster and returns
+// the Domain.
+func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	d := &Domain{
+		client:   cfg.Client,
+		reg:      sysvar.NewRegistry(cfg.ServerInfo),
+		log:      cfg.Logger,
+		sessions: map[uint32]*Session{},
+	}
+	d.globals = sysvar.NewGlobalStore(d.reg, d.begin)
+	if _, err := d.globals.Refresh(ctx); err != nil {
+		return nil, fmt.Errorf("load global variables: %w", err)
+	}
+	return d, nil
+}
+
+// begin starts a transaction (kv.Transaction, for the packages that take
+// a begin function).
+func (d *Domain) begin(ctx context.Context) (kv.Transaction, error) {
+	return d.client.Begin(ctx)
+}
+
+// Registry returns the system variable registry.
+func (d *Domain) Registry() *sysvar.Registry { return d.reg }
+
+// Globals returns the store of GLOBAL variables.
+func (d *Domain) Globals() *sysvar.GlobalStore { return d.globals }
+
+// Open implements server.Backend.
+func (d *Domain) Open(ctx context.Context, c server.ConnInfo) (server.Session, error) {
+	s := newSession(d, c)
+	if c.DB != "" {
+		if err := s.UseDB(ctx, c.DB); err != nil {
+			return nil, err
+		}
+	}
+	d.mu.Lock()
+	d.sessions[c.ID] = s
+	d.mu.Unlock()
+	return s, nil
+}
+
+// forget removes a closed session.
+func (d *Domain) forget(id uint32) {
+	d.mu.Lock()
+	delete(d.sessions, id)
+	d.mu.Unlock()
+}

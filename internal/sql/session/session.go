@@ -1,0 +1,151 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/client/txnclient"
+	_ "github.com/strata-db/strata/internal/sql/expr" // the parser's value-expression driver
+	"github.com/strata-db/strata/internal/sql/server"
+	"github.com/strata-db/strata/internal/sql/session/sysvar"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// Session is one connection's SQL state. It implements server.Session.
+type Session struct {
+	d    *Domain
+	conn server.ConnInfo
+	vars *sysvar.Vars
+	p    *parser.Parser
+	db   string
+
+	// txn is the open explicit transaction (BEGIN ... COMMIT), or nil.
+	txn *txnclient.Txn
+	// warnings of the last statement (SHOW WARNINGS).
+	warnings []error
+	// userVars are @name values.
+	userVars map[string]string
+}
+
+var _ server.Session = (*Session)(nil)
+
+func newSession(d *Domain, c server.ConnInfo) *Session {
+	return &Session{
+		d: d, conn: c, vars: sysvar.NewVars(d.globals), p: parser.New(),
+		userVars: map[string]string{},
+	}
+}
+
+// ExecuteText implements server.Session.
+func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.Result) error) error {
+	stmts, warns, err := s.p.ParseSQL(sql)
+	if err != nil {
+		return sqlerr.New(sqlerr.ErrParse, parseErrText(err), "", 1)
+	}
+	for _, stmt := range stmts {
+		s.warnings = append(s.warnings[:0], warns...)
+		res, err := s.execStmt(ctx, stmt)
+		if err != nil {
+			return err
+		}
+		if err := emit(res); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseErrText strips the parser's "[parser:1064]" prefix: the protocol
+// layer adds MySQL's own framing.
+func parseErrText(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "]"); strings.HasPrefix(msg, "[") && i > 0 {
+		msg = msg[i+1:]
+	}
+	return strings.TrimPrefix(msg, "You have an error in your SQL syntax; ")
+}
+
+// execStmt runs one statement.
+func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Result, error) {
+	switch st := stmt.(type) {
+	case *ast.SetStmt:
+		return s.execSet(ctx, st)
+	case *ast.UseStmt:
+		return &okResult{}, s.UseDB(ctx, st.DBName)
+	case *ast.BeginStmt:
+		return &okResult{}, s.begin(ctx)
+	case *ast.CommitStmt:
+		return &okResult{}, s.commit(ctx)
+	case *ast.RollbackStmt:
+		return &okResult{}, s.rollback()
+	case *ast.ShowStmt:
+		return s.execShow(ctx, st)
+	case *ast.SelectStmt:
+		if st.From == nil {
+			return s.execSelectNoFrom(ctx, st)
+		}
+	}
+	return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this statement ("+stmtName(stmt)+")")
+}
+
+func stmtName(stmt ast.StmtNode) string {
+	n := strings.TrimPrefix(fmt.Sprintf("%T", stmt), "*ast.")
+	return strings.TrimSuffix(n, "Stmt")
+}
+
+// Prepare implements server.Session.
+func (s *Session) Prepare(ctx context.Context, sql string) (*server.Prepared, error) {
+	return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "prepared statements")
+}
+
+// ExecutePrepared implements server.Session.
+func (s *Session) ExecutePrepared(ctx context.Context, id uint32, args []server.Arg) (server.Result, error) {
+	return nil, sqlerr.New(sqlerr.ErrUnknownStmtHandler, id, "EXECUTE")
+}
+
+// ClosePrepared implements server.Session.
+func (s *Session) ClosePrepared(id uint32) {}
+
+// ResetPrepared implements server.Session.
+func (s *Session) ResetPrepared(id uint32) error {
+	return sqlerr.New(sqlerr.ErrUnknownStmtHandler, id, "RESET")
+}
+
+// UseDB implements server.Session.
+func (s *Session) UseDB(ctx context.Context, db string) error {
+	s.db = db
+	return nil
+}
+
+// FieldList implements server.Session.
+func (s *Session) FieldList(ctx context.Context, table, wildcard string) ([]*server.Column, error) {
+	return nil, sqlerr.New(sqlerr.ErrNoSuchTable, s.db, table)
+}
+
+// Status implements server.Session.
+func (s *Session) Status() uint16 {
+	var st uint16
+	if s.vars.Autocommit() {
+		st |= mysql.ServerStatusAutocommit
+	}
+	if s.txn != nil {
+		st |= mysql.ServerStatusInTrans
+	}
+	return st
+}
+
+// WarningCount implements server.Session.
+func (s *Session) WarningCount() uint16 { return uint16(min(len(s.warnings), 65535)) }
+
+// Close implements server.Session: an open transaction is rolled back.
+func (s *Session) Close() {
+	if s.txn != nil {
+		_ = s.txn.Rollback()
+		s.txn = nil
+	}
+	s.d.forget(s.conn.ID)
+}

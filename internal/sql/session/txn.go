@@ -1,0 +1,41 @@
+package session
+
+import (
+	"context"
+)
+
+// begin opens an explicit transaction, committing an open one first as
+// MySQL does.
+func (s *Session) begin(ctx context.Context) error {
+	if err := s.commit(ctx); err != nil {
+		return err
+	}
+	txn, err := s.d.client.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	txn.EnableAsyncCommit(s.vars.AsyncCommit())
+	txn.EnableOnePC(s.vars.OnePC())
+	s.txn = txn
+	return nil
+}
+
+// commit commits the open explicit transaction, if any.
+func (s *Session) commit(ctx context.Context) error {
+	if s.txn == nil {
+		return nil
+	}
+	txn := s.txn
+	s.txn = nil
+	return txn.Commit(ctx)
+}
+
+// rollback discards the open explicit transaction, if any.
+func (s *Session) rollback() error {
+	if s.txn == nil {
+		return nil
+	}
+	txn := s.txn
+	s.txn = nil
+	return txn.Rollback()
+}
