@@ -100,7 +100,7 @@ func ParseSQLMode(s string) (SQLMode, error) {
 	t := strings.TrimSpace(s)
 	if t != "" && digits(t) {
 		n, err := strconv.ParseUint(t, 10, 64)
-		if err != nil || SQLMode(n)&^modeAll != 0 {
+		if err != nil || SQLMode(n)&^modeAll != 0 || SQLMode(n)&ModeNotUsed != 0 {
 			return 0, errWrongValue("sql_mode", s)
 		}
 		return expandCombos(SQLMode(n)), nil
