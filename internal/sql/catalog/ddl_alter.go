@@ -1,0 +1,150 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// Exec runs one DDL statement: CREATE/DROP DATABASE, CREATE/DROP/
+// TRUNCATE/RENAME TABLE, CREATE/DROP INDEX, ALTER TABLE. Other statements
+// are a caller's bug (an error, not a panic).
+func (c *Catalog) Exec(ctx context.Context, env Env, stmt ast.StmtNode) error {
+	switch s := stmt.(type) {
+	case *ast.CreateDatabaseStmt:
+		return c.CreateDatabase(ctx, s)
+	case *ast.DropDatabaseStmt:
+		return c.DropDatabase(ctx, s)
+	case *ast.CreateTableStmt:
+		return c.CreateTable(ctx, env, s)
+	case *ast.DropTableStmt:
+		return c.DropTable(ctx, env, s)
+	case *ast.TruncateTableStmt:
+		return c.TruncateTable(ctx, env, s)
+	case *ast.RenameTableStmt:
+		return c.RenameTable(ctx, env, s)
+	case *ast.CreateIndexStmt:
+		return c.CreateIndex(ctx, env, s)
+	case *ast.DropIndexStmt:
+		return c.DropIndex(ctx, env, s)
+	case *ast.AlterTableStmt:
+		return c.AlterTable(ctx, env, s)
+	}
+	return fmt.Errorf("catalog: %T is not a DDL statement", stmt)
+}
+
+// AlterTable runs ALTER TABLE's specifications one after the other (each
+// is atomic; a failing one leaves the earlier ones applied): ADD/DROP
+// COLUMN, ADD INDEX/KEY/UNIQUE/PRIMARY KEY, DROP INDEX/KEY/PRIMARY KEY,
+// RENAME [TO], RENAME INDEX, COMMENT; ENGINE, CHARSET, LOCK and ALGORITHM
+// are accepted and ignored.
+func (c *Catalog) AlterTable(ctx context.Context, env Env, stmt *ast.AlterTableStmt) error {
+	tn := stmt.Table
+	for _, spec := range stmt.Specs {
+		var err error
+		switch spec.Tp {
+		case ast.AlterTableAddColumns:
+			if len(spec.NewConstraints) > 0 {
+				return sqlerr.New(mysql.ErrNotSupportedYet, "constraints in ADD COLUMN (...)")
+			}
+			for _, def := range spec.NewColumns {
+				if err = c.addColumn(ctx, env, tn, def, spec.Position, spec.IfNotExists); err != nil {
+					return err
+				}
+			}
+		case ast.AlterTableDropColumn:
+			err = c.dropColumn(ctx, env, tn, spec.OldColumnName.Name.O, spec.IfExists)
+		case ast.AlterTableAddConstraint:
+			err = c.addConstraint(ctx, env, tn, spec.Constraint)
+		case ast.AlterTableDropIndex:
+			err = c.dropIndex(ctx, env, tn, spec.Name, spec.IfExists)
+		case ast.AlterTableDropPrimaryKey:
+			err = c.dropIndex(ctx, env, tn, "PRIMARY", false)
+		case ast.AlterTableRenameTable:
+			err = c.RenameTable(ctx, env, &ast.RenameTableStmt{TableToTables: []*ast.TableToTable{{OldTable: tn, NewTable: spec.NewTable}}})
+			tn = spec.NewTable
+		case ast.AlterTableRenameIndex:
+			err = c.renameIndex(ctx, env, tn, spec.FromKey.O, spec.ToKey.O)
+		case ast.AlterTableOption:
+			err = c.alterOptions(ctx, env, tn, spec.Options)
+		case ast.AlterTableLock, ast.AlterTableAlgorithm, ast.AlterTableForce:
+		default:
+			return sqlerr.New(mysql.ErrNotSupportedYet, "this ALTER TABLE specification")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Catalog) addConstraint(ctx context.Context, env Env, tn *ast.TableName, k *ast.Constraint) error {
+	switch k.Tp {
+	case ast.ConstraintKey, ast.ConstraintIndex:
+		return c.addIndex(ctx, env, tn, k.Name, k.Keys, false, false, k.Option, k.IfNotExists)
+	case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
+		return c.addIndex(ctx, env, tn, k.Name, k.Keys, true, false, k.Option, k.IfNotExists)
+	case ast.ConstraintPrimaryKey:
+		return c.addIndex(ctx, env, tn, "PRIMARY", k.Keys, true, true, k.Option, false)
+	case ast.ConstraintForeignKey, ast.ConstraintCheck:
+		return nil // accepted and not enforced, as TiDB did for years
+	}
+	return sqlerr.New(mysql.ErrNotSupportedYet, "this index type")
+}
+
+// renameIndex runs ALTER TABLE ... RENAME INDEX a TO b.
+func (c *Catalog) renameIndex(ctx context.Context, env Env, tn *ast.TableName, from, to string) error {
+	return c.alterTable(ctx, env, tn, func(t *TableInfo) error {
+		idx := t.Index(from)
+		if idx == nil || idx.Primary {
+			return sqlerr.New(mysql.ErrKeyDoesNotExist, from, t.Name)
+		}
+		if other := t.Index(to); other != nil && other != idx {
+			return sqlerr.New(mysql.ErrDupKeyName, to)
+		}
+		if err := checkIdent(to); err != nil {
+			return err
+		}
+		idx.Name = to
+		return nil
+	})
+}
+
+func (c *Catalog) alterOptions(ctx context.Context, env Env, tn *ast.TableName, opts []*ast.TableOption) error {
+	for _, o := range opts {
+		if o.Tp == ast.TableOptionComment {
+			return c.alterTable(ctx, env, tn, func(t *TableInfo) error {
+				t.Comment = o.StrValue
+				return nil
+			})
+		}
+	}
+	return nil
+}
+
+// alterTable applies fn to a clone of table tn in one DDL transaction.
+func (c *Catalog) alterTable(ctx context.Context, env Env, tn *ast.TableName, fn func(t *TableInfo) error) error {
+	db, err := dbName(env, tn)
+	if err != nil {
+		return err
+	}
+	return c.runDDL(ctx, func(txn kv.Transaction, is *InfoSchema) error {
+		old, err := is.Table(db, tn.Name.O)
+		if err != nil {
+			return err
+		}
+		t := old.Clone()
+		if err := fn(t); err != nil {
+			return err
+		}
+		t.Version++
+		if err := t.init(); err != nil {
+			return err
+		}
+		return putTable(txn, t)
+	})
+}

@@ -1,0 +1,72 @@
+// Package catalog keeps Strata's schemas in the cluster and runs DDL
+// (DESIGN.md "catalog/": schemas, DDL, information_schema).
+//
+// # Model
+//
+// DBInfo, TableInfo, ColumnInfo and IndexInfo (model.go) are stored as
+// JSON under metadata keys built with codec's meta-key helpers (meta.go):
+//
+//	MetaKey("NextGlobalID")                  global ID counter (databases, tables)
+//	MetaKey("SchemaVersionKey")              schema version
+//	MetaHash("DBs")["DB:{id}"]               DBInfo
+//	MetaHash("DB:{dbID}")["Table:{id}"]      TableInfo
+//	MetaKey("TID:{tableID}")                 auto-ID counter of a table (autoid.go)
+//
+// Column IDs and index IDs are per table (MaxColumnID, MaxIndexID) and
+// never reused, so a dropped column's values left in old rows are simply
+// ignored, and an added column is absent from old rows, which decode to
+// its origin default (codec's row format looks columns up by ID).
+//
+// Rows and index entries are laid out by tables.go on codec's keys, and
+// DML must use the same helpers (EncodeRecord, IndexKey, IndexValue):
+//
+//	t{tableID}_r{handle}                    → row value (handle column not stored)
+//	t{tableID}_i{indexID}{values}           → handle      (unique, no NULL)
+//	t{tableID}_i{indexID}{values}{handle}   → "0"         (otherwise)
+//
+// A single-column integer primary key is the handle (PKIsHandle,
+// tidb_enable_clustered_index); other tables get _tidb_rowid handles from
+// the Allocator and keep their primary key as a unique index.
+//
+// # DDL
+//
+// Each DDL statement runs in KV transactions (catalog.go runDDL): the
+// transaction bumps the schema version, reads the schema at its own
+// snapshot, checks and writes the change. Every DDL writes the version
+// key, so concurrent DDLs from any SQL server conflict and the loser
+// retries on a fresh snapshot (up to Options.MaxRetries): DDL is
+// serialised cluster-wide without a lock service. Work on data runs in
+// further transactions of BatchSize rows or keys:
+//
+//   - DROP TABLE / DROP DATABASE / TRUNCATE: the metadata change first
+//     (TRUNCATE gives the table a new ID), then the old key range is
+//     deleted in batches (rangedel.go). Data of a dropped table is
+//     unreachable as soon as the first transaction commits.
+//   - ADD INDEX: the index is added write-only (writers maintain it,
+//     readers ignore it), backfilled in batches (a unique conflict is 1062
+//     and removes the index and its entries again), then made public.
+//   - DROP INDEX / DROP COLUMN of an indexed column: the index leaves the
+//     schema, then its entries are deleted.
+//
+// This is not yet the online F1 protocol: a server that has not refreshed
+// since the write-only step does not maintain the new index. Until schema
+// leases exist, SQL servers must Refresh before each statement (cheap: one
+// point read of the version key when nothing changed). A crash between
+// steps can leave a write-only index or undeleted data of a dropped table;
+// neither is visible to SQL.
+//
+// # InfoSchema and Catalog
+//
+// InfoSchema (infoschema.go) is an immutable snapshot of all databases and
+// tables at one version, looked up case-insensitively
+// (lower_case_table_names=2: names are stored as written). Catalog holds
+// the current one in an atomic pointer; Refresh reloads it when the
+// version key changed.
+//
+// # Lock order
+//
+// Catalog.loadMu (serialises reloads) is taken alone and never across a
+// DDL. In the Allocator, Allocator.mu (the table map) comes before a
+// table's tableIDs.mu; only the latter is held across KV I/O. No lock is
+// held while calling the BeginFunc of another component.
+package catalog

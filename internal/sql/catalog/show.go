@@ -1,0 +1,248 @@
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// ColumnTypeString renders a column type as MySQL 8 shows it in SHOW
+// CREATE TABLE and DESCRIBE: integer display widths are dropped (except
+// TINYINT(1) and ZEROFILL columns), "int unsigned", "varchar(20)",
+// "decimal(10,2)", "datetime(3)", "text", "varbinary(8)".
+func ColumnTypeString(ft *types.FieldType) string {
+	if ft.IsInteger() && ft.Tp != mysql.TypeYear {
+		s := types.TypeName(ft.Tp)
+		zerofill := mysql.HasZerofillFlag(ft.Flag)
+		if zerofill || (ft.Tp == mysql.TypeTiny && ft.Flen == 1) {
+			s += fmt.Sprintf("(%d)", ft.Flen)
+		}
+		if ft.IsUnsigned() {
+			s += " unsigned"
+		}
+		if zerofill {
+			s += " zerofill"
+		}
+		return s
+	}
+	if ft.Tp == mysql.TypeYear {
+		return "year"
+	}
+	return ft.String()
+}
+
+func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+func quoteString(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
+// ShowCreateTable renders SHOW CREATE TABLE's text in MySQL 8's format.
+// Write-only indexes (being added) are not shown.
+func ShowCreateTable(t *TableInfo) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s (\n", quoteIdent(t.Name))
+	var lines []string
+	for _, c := range t.Columns {
+		if !c.Hidden {
+			lines = append(lines, "  "+columnDefinition(t, c))
+		}
+	}
+	if pk := t.PKHandleColumn(); pk != nil {
+		lines = append(lines, fmt.Sprintf("  PRIMARY KEY (%s)", quoteIdent(pk.Name)))
+	}
+	for _, idx := range orderedIndices(t) {
+		lines = append(lines, "  "+indexDefinition(idx))
+	}
+	b.WriteString(strings.Join(lines, ",\n"))
+	fmt.Fprintf(&b, "\n) ENGINE=InnoDB DEFAULT CHARSET=%s COLLATE=%s", t.Charset, t.Collate)
+	if t.Comment != "" {
+		fmt.Fprintf(&b, " COMMENT=%s", quoteString(t.Comment))
+	}
+	return b.String()
+}
+
+// orderedIndices lists public indexes as MySQL shows them: the primary
+// key, then unique keys, then the others, each group in creation order.
+func orderedIndices(t *TableInfo) []*IndexInfo {
+	idxs := t.PublicIndices()
+	rank := func(idx *IndexInfo) int {
+		switch {
+		case idx.Primary:
+			return 0
+		case idx.Unique:
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(idxs, func(i, j int) bool { return rank(idxs[i]) < rank(idxs[j]) })
+	return idxs
+}
+
+func columnDefinition(t *TableInfo, c *ColumnInfo) string {
+	ft := &c.FieldType
+	parts := []string{quoteIdent(c.Name), ColumnTypeString(ft)}
+	if ft.EvalType() == types.ETString && !ft.IsBinaryString() &&
+		(ft.Charset != t.Charset || ft.Collate != t.Collate) {
+		parts = append(parts, "CHARACTER SET "+ft.Charset, "COLLATE "+ft.Collate)
+	}
+	switch {
+	case c.NotNull():
+		parts = append(parts, "NOT NULL")
+	case ft.Tp == mysql.TypeTimestamp:
+		parts = append(parts, "NULL")
+	}
+	switch {
+	case c.DefaultExpr == DefaultCurrentTimestamp:
+		parts = append(parts, "DEFAULT "+currentTimestampText(ft))
+	case c.HasDefault && !c.DefaultNull:
+		parts = append(parts, "DEFAULT "+defaultLiteral(c))
+	case !c.NotNull() && !c.AutoIncrement && !isBlobOrText(ft):
+		parts = append(parts, "DEFAULT NULL")
+	}
+	if c.OnUpdateNow {
+		parts = append(parts, "ON UPDATE "+currentTimestampText(ft))
+	}
+	if c.AutoIncrement {
+		parts = append(parts, "AUTO_INCREMENT")
+	}
+	if c.Comment != "" {
+		parts = append(parts, "COMMENT "+quoteString(c.Comment))
+	}
+	return strings.Join(parts, " ")
+}
+
+func currentTimestampText(ft *types.FieldType) string {
+	if ft.Fsp() > 0 {
+		return fmt.Sprintf("CURRENT_TIMESTAMP(%d)", ft.Fsp())
+	}
+	return "CURRENT_TIMESTAMP"
+}
+
+// defaultLiteral renders a literal default as MySQL does: quoted, even
+// for numbers; bit values as b'...'.
+func defaultLiteral(c *ColumnInfo) string {
+	if c.FieldType.Tp == mysql.TypeBit {
+		d := c.defaultDatum
+		return fmt.Sprintf("b'%b'", d.GetUint64())
+	}
+	return quoteString(c.defaultDatum.String())
+}
+
+func indexDefinition(idx *IndexInfo) string {
+	cols := make([]string, len(idx.Columns))
+	for i, ic := range idx.Columns {
+		cols[i] = quoteIdent(ic.Name)
+		if ic.Length > 0 {
+			cols[i] += fmt.Sprintf("(%d)", ic.Length)
+		}
+	}
+	var s string
+	switch {
+	case idx.Primary:
+		s = "PRIMARY KEY"
+	case idx.Unique:
+		s = "UNIQUE KEY " + quoteIdent(idx.Name)
+	default:
+		s = "KEY " + quoteIdent(idx.Name)
+	}
+	s += " (" + strings.Join(cols, ",") + ")"
+	if idx.Comment != "" {
+		s += " COMMENT " + quoteString(idx.Comment)
+	}
+	return s
+}
+
+// DescribeColumnNames are the columns of DESCRIBE / SHOW COLUMNS.
+var DescribeColumnNames = []string{"Field", "Type", "Null", "Key", "Default", "Extra"}
+
+// DescribeRows returns DESCRIBE's rows: string datums, NULL datums where
+// MySQL shows NULL (a column without a default).
+func DescribeRows(t *TableInfo) [][]types.Datum {
+	var rows [][]types.Datum
+	for _, c := range t.Columns {
+		if c.Hidden {
+			continue
+		}
+		ft := &c.FieldType
+		null := "YES"
+		if c.NotNull() {
+			null = "NO"
+		}
+		key := ""
+		switch {
+		case c.InPrimaryKey():
+			key = "PRI"
+		case mysql.HasUniKeyFlag(ft.Flag):
+			key = "UNI"
+		case mysql.HasMultipleKeyFlag(ft.Flag):
+			key = "MUL"
+		}
+		def := types.NewNullDatum()
+		switch {
+		case c.DefaultExpr == DefaultCurrentTimestamp:
+			def = types.NewStringDatum(currentTimestampText(ft))
+		case c.HasDefault && !c.DefaultNull:
+			def = types.NewStringDatum(c.defaultDatum.String())
+		}
+		var extra []string
+		if c.AutoIncrement {
+			extra = append(extra, "auto_increment")
+		}
+		if c.DefaultExpr != "" {
+			extra = append(extra, "DEFAULT_GENERATED")
+		}
+		if c.OnUpdateNow {
+			extra = append(extra, "on update "+currentTimestampText(ft))
+		}
+		rows = append(rows, []types.Datum{
+			types.NewStringDatum(c.Name), types.NewStringDatum(ColumnTypeString(ft)),
+			types.NewStringDatum(null), types.NewStringDatum(key), def,
+			types.NewStringDatum(strings.Join(extra, " ")),
+		})
+	}
+	return rows
+}
+
+// ShowIndexColumnNames are the columns of SHOW INDEX (MySQL 8).
+var ShowIndexColumnNames = []string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name",
+	"Collation", "Cardinality", "Sub_part", "Packed", "Null", "Index_type", "Comment", "Index_comment",
+	"Visible", "Expression"}
+
+// ShowIndexRows returns SHOW INDEX's rows, one per indexed column of
+// each public index (the clustered primary key included).
+func ShowIndexRows(t *TableInfo) [][]types.Datum {
+	var rows [][]types.Datum
+	row := func(keyName string, nonUnique bool, seq int, c *ColumnInfo, length int, comment string) {
+		nu, null, sub := int64(0), "", types.NewNullDatum()
+		if nonUnique {
+			nu = 1
+		}
+		if !c.NotNull() {
+			null = "YES"
+		}
+		if length > 0 {
+			sub = types.NewIntDatum(int64(length))
+		}
+		rows = append(rows, []types.Datum{
+			types.NewStringDatum(t.Name), types.NewIntDatum(nu), types.NewStringDatum(keyName),
+			types.NewIntDatum(int64(seq)), types.NewStringDatum(c.Name), types.NewStringDatum("A"),
+			types.NewIntDatum(0), sub, types.NewNullDatum(), types.NewStringDatum(null),
+			types.NewStringDatum("BTREE"), types.NewStringDatum(""), types.NewStringDatum(comment),
+			types.NewStringDatum("YES"), types.NewNullDatum(),
+		})
+	}
+	if pk := t.PKHandleColumn(); pk != nil {
+		row("PRIMARY", false, 1, pk, -1, "")
+	}
+	for _, idx := range orderedIndices(t) {
+		for i, ic := range idx.Columns {
+			row(idx.Name, !idx.Unique, i+1, t.Columns[ic.Offset], ic.Length, idx.Comment)
+		}
+	}
+	return rows
+}
