@@ -1,0 +1,159 @@
+package expr
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// funcAliases maps SQL function names to the Name of their
+// ScalarFunction.
+var funcAliases = map[string]string{
+	"ceiling": "ceil", "substr": "substring", "mid": "substring",
+	"lcase": "lower", "ucase": "upper", "octet_length": "length",
+	"character_length": "char_length", "current_timestamp": "now",
+	"localtime": "now", "localtimestamp": "now", "sysdate": "now",
+	"current_date": "curdate", "schema": "database",
+	"session_user": "user", "system_user": "user",
+}
+
+// arity is a function's allowed argument counts (max -1: unbounded).
+type arity struct{ min, max int }
+
+var funcArity = map[string]arity{
+	"if": {3, 3}, "ifnull": {2, 2}, "coalesce": {1, -1}, "nullif": {2, 2},
+	"concat": {1, -1}, "concat_ws": {2, -1}, "length": {1, 1}, "char_length": {1, 1},
+	"upper": {1, 1}, "lower": {1, 1}, "substring": {2, 3},
+	"abs": {1, 1}, "ceil": {1, 1}, "floor": {1, 1}, "round": {1, 2}, "mod": {2, 2},
+	"now": {0, 1}, "curdate": {0, 0}, "database": {0, 0}, "user": {0, 0},
+	"current_user": {0, 0}, "version": {0, 0}, "connection_id": {0, 0},
+	"last_insert_id": {0, 1},
+}
+
+func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
+	name := n.FnName.L
+	if a, ok := funcAliases[name]; ok {
+		name = a
+	}
+	ar, ok := funcArity[name]
+	if !ok {
+		full := n.FnName.O
+		if n.Schema.O != "" {
+			full = n.Schema.O + "." + full
+		} else if db := b.ctx.CurrentDB(); db != "" {
+			full = db + "." + full
+		}
+		return nil, sqlerr.New(mysql.ErrSpDoesNotExist, "FUNCTION", full)
+	}
+	if len(n.Args) < ar.min || (ar.max >= 0 && len(n.Args) > ar.max) {
+		return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, n.FnName.O)
+	}
+	args, err := b.buildArgs(n.Args)
+	if err != nil {
+		return nil, err
+	}
+	switch name {
+	case "if":
+		ft := mergeTypes(args[1:])
+		return b.newFunc(name, args, ft, &ifFunc{ft: ft}), nil
+	case "ifnull", "coalesce":
+		ft := mergeTypes(args)
+		return b.newFunc(name, args, ft, &coalesceFunc{ft: ft}), nil
+	case "nullif":
+		args[0], args[1] = cmpArgs(args[0], args[1])
+		ft := args[0].Type()
+		return b.newFunc(name, args, ft, &nullIfFunc{c: newComparator(args[0], args[1]), ft: ft}), nil
+	case "concat", "concat_ws":
+		coll, bin := deriveCollation(args)
+		flen := 0
+		for _, a := range args {
+			flen += max(a.Type().Flen, 0)
+		}
+		ft := stringType(coll, bin, flen)
+		if name == "concat" {
+			return b.newFunc(name, args, ft, &concatFunc{ft: ft}), nil
+		}
+		return b.newFunc(name, args, ft, &concatWSFunc{ft: ft}), nil
+	case "length", "char_length":
+		return b.newFunc(name, args, intType(false), &lengthFunc{chars: name == "char_length"}), nil
+	case "upper", "lower":
+		coll, bin := deriveCollation(args[:1])
+		ft := stringType(coll, bin, args[0].Type().Flen)
+		return b.newFunc(name, args, ft, &caseConvFunc{upper: name == "upper", ft: ft}), nil
+	case "substring":
+		coll, bin := deriveCollation(args[:1])
+		ft := stringType(coll, bin, args[0].Type().Flen)
+		return b.newFunc(name, args, ft, &substringFunc{ft: ft}), nil
+	case "abs":
+		args[0] = numArg(args[0])
+		cls := numClass(args[0].Type())
+		return b.newFunc(name, args, numResultType(cls, args[0].Type()), &absFunc{cls: cls}), nil
+	case "ceil", "floor":
+		args[0] = numArg(args[0])
+		cls := numClass(args[0].Type())
+		ft := numResultType(cls, args[0].Type())
+		if cls == types.ETDecimal {
+			ft = intType(false)
+		}
+		return b.newFunc(name, args, ft, &ceilFloorFunc{ceil: name == "ceil", cls: cls, ft: ft}), nil
+	case "round":
+		args[0] = numArg(args[0])
+		cls := numClass(args[0].Type())
+		ft := numResultType(cls, args[0].Type())
+		if cls == types.ETDecimal {
+			scale := 0
+			if len(args) == 2 {
+				if c, ok := args[1].(*Constant); ok && !c.IsParam() && !c.Value.IsNull() {
+					scale = max(min(int(toInt(nil, &c.Value).v), types.MaxDecimalScale), 0)
+				} else {
+					scale = ft.Decimal
+				}
+			}
+			ft = decimalType(ft.Flen-ft.Decimal+scale+1, scale)
+		}
+		return b.newFunc(name, args, ft, &roundFunc{cls: cls, ft: ft}), nil
+	case "mod":
+		return b.binaryFunc(FnMod, args[0], args[1])
+	case "now":
+		fsp := 0
+		if len(args) == 1 {
+			c, ok := args[0].(*Constant)
+			if !ok || c.IsParam() {
+				return nil, sqlerr.New(mysql.ErrWrongArguments, "NOW")
+			}
+			fsp = int(toInt(nil, &c.Value).v)
+			if fsp < 0 || fsp > types.MaxFsp {
+				return nil, sqlerr.New(mysql.ErrTooBigPrecision, fsp, "now", types.MaxFsp)
+			}
+		}
+		ft := types.NewFieldType(mysql.TypeDatetime)
+		ft.Decimal = fsp
+		if fsp > 0 {
+			ft.Flen = 20 + fsp
+		}
+		return b.newFunc(name, nil, ft, &ctxFunc{name: name, ft: ft}), nil
+	case "curdate":
+		ft := types.NewFieldType(mysql.TypeDate)
+		return b.newFunc(name, nil, ft, &ctxFunc{name: name, ft: ft}), nil
+	case "database", "user", "current_user", "version":
+		ft := stringType("utf8mb4_bin", false, 64)
+		return b.newFunc(name, nil, ft, &ctxFunc{name: name, ft: ft}), nil
+	case "connection_id", "last_insert_id":
+		ft := intType(true)
+		return b.newFunc(name, args, ft, &ctxFunc{name: name, ft: ft}), nil
+	}
+	return nil, sqlerr.New(mysql.ErrSpDoesNotExist, "FUNCTION", n.FnName.O)
+}
+
+// numResultType is the type of ABS, CEIL, ROUND of an argument of class
+// cls.
+func numResultType(cls types.EvalType, arg *types.FieldType) *types.FieldType {
+	switch cls {
+	case types.ETInt:
+		return intType(arg.IsUnsigned())
+	case types.ETReal:
+		return doubleType()
+	}
+	return decimalType(decIntDigits(arg)+decScale(arg), decScale(arg))
+}

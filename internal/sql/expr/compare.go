@@ -1,0 +1,234 @@
+package expr
+
+import (
+	"bytes"
+	"cmp"
+
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// cmpClass is the class two values are compared in, chosen once by the
+// builder from the argument types (MySQL's rules):
+//
+//   - two strings: as strings, by the derived collation;
+//   - two integers: as integers (signedness-aware);
+//   - a date/datetime against a date/datetime or a string: as datetimes
+//     (so '2020-9-1' = DATE'2020-09-01'); TIME likewise as durations;
+//   - integers and decimals: as decimals;
+//   - anything else (a number against a string, a double): as doubles,
+//     so 1 = '1abc' holds (with a warning) and 'abc' = 0.
+type cmpClass byte
+
+const (
+	cmpInt cmpClass = iota
+	cmpReal
+	cmpDecimal
+	cmpString
+	cmpTime
+	cmpDuration
+)
+
+// comparator compares two datums in a class; nil results are the
+// caller's (NULLs never reach it).
+type comparator struct {
+	cls  cmpClass
+	coll collator
+	tp   byte // cmpTime: DATE or DATETIME
+}
+
+// newComparator picks the comparison class of a and b.
+func newComparator(a, b Expression) comparator {
+	fa, fb := a.Type(), b.Type()
+	ea, eb := fa.EvalType(), fb.EvalType()
+	if isNullType(fa) {
+		ea = eb
+	}
+	if isNullType(fb) {
+		eb = ea
+	}
+	isStr := func(et types.EvalType, e Expression) bool {
+		if c, ok := e.(*Constant); ok && c.binLit {
+			return false
+		}
+		return et == types.ETString
+	}
+	sa, sb := isStr(ea, a), isStr(eb, b)
+	switch {
+	case sa && sb:
+		coll, bin := deriveCollation([]Expression{a, b})
+		if bin {
+			return comparator{cls: cmpString, coll: collator{binary: true}}
+		}
+		return comparator{cls: cmpString, coll: getCollator(coll)}
+	case ea == types.ETInt && eb == types.ETInt:
+		return comparator{cls: cmpInt}
+	case ea == types.ETDatetime && (eb == types.ETDatetime || sb),
+		eb == types.ETDatetime && sa:
+		tp := byte(mysql.TypeDate)
+		if (ea == types.ETDatetime && fa.Tp != mysql.TypeDate) || (eb == types.ETDatetime && fb.Tp != mysql.TypeDate) {
+			tp = mysql.TypeDatetime
+		}
+		return comparator{cls: cmpTime, tp: tp}
+	case ea == types.ETDuration && (eb == types.ETDuration || sb),
+		eb == types.ETDuration && sa:
+		return comparator{cls: cmpDuration}
+	case (ea == types.ETInt || ea == types.ETDecimal) && (eb == types.ETInt || eb == types.ETDecimal):
+		return comparator{cls: cmpDecimal}
+	}
+	return comparator{cls: cmpReal}
+}
+
+func compareInts(x, y intVal) int {
+	switch {
+	case x.unsigned == y.unsigned && !x.unsigned:
+		return cmp.Compare(x.v, y.v)
+	case x.unsigned && y.unsigned:
+		return cmp.Compare(uint64(x.v), uint64(y.v))
+	case x.unsigned: // y signed
+		if y.v < 0 || uint64(x.v) > 1<<63-1 {
+			return 1
+		}
+		return cmp.Compare(x.v, y.v)
+	}
+	if x.v < 0 || uint64(y.v) > 1<<63-1 {
+		return -1
+	}
+	return cmp.Compare(x.v, y.v)
+}
+
+// compare orders two non-NULL datums.
+func (c *comparator) compare(ctx EvalContext, a, b *types.Datum) int {
+	switch c.cls {
+	case cmpInt:
+		if a.Kind() == types.KindInt64 && b.Kind() == types.KindInt64 {
+			return cmp.Compare(a.GetInt64(), b.GetInt64())
+		}
+		return compareInts(toInt(ctx, a), toInt(ctx, b))
+	case cmpString:
+		return c.coll.compare(toBytes(a), toBytes(b))
+	case cmpDecimal:
+		if a.Kind() == types.KindInt64 && b.Kind() == types.KindInt64 {
+			return cmp.Compare(a.GetInt64(), b.GetInt64())
+		}
+		return toDecimal(ctx, a).Compare(toDecimal(ctx, b))
+	case cmpTime:
+		ta, oka := toTime(a, c.tp, types.MaxFsp)
+		tb, okb := toTime(b, c.tp, types.MaxFsp)
+		if oka && okb {
+			return ta.Compare(tb)
+		}
+		return bytes.Compare(toBytes(a), toBytes(b))
+	case cmpDuration:
+		da, erra := types.ConvertDatum(*a, &types.FieldType{Tp: mysql.TypeDuration, Decimal: types.MaxFsp})
+		db, errb := types.ConvertDatum(*b, &types.FieldType{Tp: mysql.TypeDuration, Decimal: types.MaxFsp})
+		if erra == nil && errb == nil {
+			return da.GetDuration().Compare(db.GetDuration())
+		}
+		return bytes.Compare(toBytes(a), toBytes(b))
+	}
+	return cmp.Compare(toFloat(ctx, a), toFloat(ctx, b))
+}
+
+// compareFunc is = <> < <= > >= <=>.
+type compareFunc struct {
+	op string
+	c  comparator
+}
+
+func (f *compareFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	a, err := args[0].Eval(ctx, row)
+	if err != nil {
+		return a, err
+	}
+	b, err := args[1].Eval(ctx, row)
+	if err != nil {
+		return b, err
+	}
+	if a.IsNull() || b.IsNull() {
+		if f.op == FnNullEQ {
+			return boolDatum(a.IsNull() && b.IsNull()), nil
+		}
+		return types.NewNullDatum(), nil
+	}
+	r := f.c.compare(ctx, &a, &b)
+	var v bool
+	switch f.op {
+	case FnEQ, FnNullEQ:
+		v = r == 0
+	case FnNE:
+		v = r != 0
+	case FnLT:
+		v = r < 0
+	case FnLE:
+		v = r <= 0
+	case FnGT:
+		v = r > 0
+	case FnGE:
+		v = r >= 0
+	}
+	return boolDatum(v), nil
+}
+
+// inFunc is a IN (b, c, ...): 1 if a equals one of them, else NULL if a or
+// any of them is NULL, else 0. Each pair has its own comparison class.
+type inFunc struct {
+	cmps []comparator
+}
+
+func (f *inFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	a, err := args[0].Eval(ctx, row)
+	if err != nil || a.IsNull() {
+		return types.NewNullDatum(), err
+	}
+	sawNull := false
+	for i, e := range args[1:] {
+		b, err := e.Eval(ctx, row)
+		if err != nil {
+			return b, err
+		}
+		if b.IsNull() {
+			sawNull = true
+			continue
+		}
+		if f.cmps[i].compare(ctx, &a, &b) == 0 {
+			return boolDatum(true), nil
+		}
+	}
+	if sawNull {
+		return types.NewNullDatum(), nil
+	}
+	return boolDatum(false), nil
+}
+
+// betweenFunc is a BETWEEN lo AND hi: (a >= lo) AND (a <= hi) with
+// three-valued logic.
+type betweenFunc struct {
+	lo, hi comparator
+}
+
+func (f *betweenFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	a, err := args[0].Eval(ctx, row)
+	if err != nil || a.IsNull() {
+		return types.NewNullDatum(), err
+	}
+	lo, err := args[1].Eval(ctx, row)
+	if err != nil {
+		return lo, err
+	}
+	hi, err := args[2].Eval(ctx, row)
+	if err != nil {
+		return hi, err
+	}
+	geNull, leNull := lo.IsNull(), hi.IsNull()
+	ge := geNull || f.lo.compare(ctx, &a, &lo) >= 0
+	le := leNull || f.hi.compare(ctx, &a, &hi) <= 0
+	switch {
+	case (!geNull && !ge) || (!leNull && !le):
+		return boolDatum(false), nil
+	case geNull || leNull:
+		return types.NewNullDatum(), nil
+	}
+	return boolDatum(true), nil
+}

@@ -1,0 +1,106 @@
+package expr
+
+import (
+	"strconv"
+
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// ctxFunc is a function of the evaluation context alone: NOW, CURDATE,
+// DATABASE, USER, VERSION, CONNECTION_ID, LAST_INSERT_ID. It is never
+// folded into a constant (a cached plan runs in another statement).
+type ctxFunc struct {
+	name string
+	ft   *types.FieldType
+}
+
+func (f *ctxFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	switch f.name {
+	case "now":
+		now := ctx.Now()
+		if loc := ctx.Location(); loc != nil {
+			now = now.In(loc)
+		}
+		return types.NewTimeDatum(types.FromGoTime(now, mysql.TypeDatetime, f.ft.Fsp())), nil
+	case "curdate":
+		now := ctx.Now()
+		if loc := ctx.Location(); loc != nil {
+			now = now.In(loc)
+		}
+		t := types.FromGoTime(now, mysql.TypeDate, 0)
+		t.Hour, t.Minute, t.Second, t.Microsecond = 0, 0, 0, 0
+		return types.NewTimeDatum(t), nil
+	case "database":
+		db := ctx.CurrentDB()
+		if db == "" {
+			return types.NewNullDatum(), nil
+		}
+		return types.NewStringDatum(db), nil
+	case "user", "current_user":
+		return types.NewStringDatum(ctx.User()), nil
+	case "version":
+		return types.NewStringDatum(Version), nil
+	case "connection_id":
+		return types.NewUintDatum(ctx.ConnectionID()), nil
+	case "last_insert_id":
+		if len(args) == 1 {
+			// LAST_INSERT_ID(expr) returns expr (setting the session's
+			// value is the executor's business).
+			return evalAs(ctx, row, args[0], f.ft)
+		}
+		return types.NewUintDatum(ctx.LastInsertID()), nil
+	}
+	return types.NewNullDatum(), nil
+}
+
+// sysVarFunc reads @@[global.|session.]name. The value is text; its type
+// is the one the value had when the expression was built (integers are
+// BIGINT, so SELECT @@autocommit + 1 is 2).
+type sysVarFunc struct {
+	name   string
+	global bool
+	ft     *types.FieldType
+}
+
+func (f *sysVarFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	v, err := ctx.GetSysVar(f.name, f.global)
+	if err != nil {
+		return types.NewNullDatum(), err
+	}
+	return convertTo(ctx, types.NewStringDatum(v), f.ft)
+}
+
+// sysVarType types a system variable's current value.
+func sysVarType(v string) *types.FieldType {
+	if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return intType(false)
+	}
+	if _, err := strconv.ParseUint(v, 10, 64); err == nil {
+		return intType(true)
+	}
+	return stringType("utf8mb4_bin", false, len(v))
+}
+
+// userVarFunc reads @name: NULL when unset.
+type userVarFunc struct {
+	name string
+	ft   *types.FieldType
+}
+
+func (f *userVarFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	d, ok := ctx.GetUserVar(f.name)
+	if !ok {
+		return types.NewNullDatum(), nil
+	}
+	return convertTo(ctx, d, f.ft)
+}
+
+// passFunc returns its argument unchanged (COLLATE: only the type, hence
+// the comparison collation, changes).
+type passFunc struct{}
+
+func (passFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	return args[0].Eval(ctx, row)
+}
