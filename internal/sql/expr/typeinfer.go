@@ -159,10 +159,10 @@ func mergeTypes(args []Expression) *types.FieldType {
 
 // Coercibility of collations (MySQL's): lower wins.
 const (
-	coercExplicit = 0 // COLLATE clause
-	coercImplicit = 2 // column, function of columns
+	coercExplicit  = 0 // COLLATE clause
+	coercImplicit  = 2 // column, function of columns
 	coercCoercible = 4 // literal
-	coercNumeric  = 5 // numbers, NULL
+	coercNumeric   = 5 // numbers, NULL
 )
 
 // collationOf returns an expression's collation and coercibility.
