@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-db/strata/internal/client/txnclient"
 	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/server"
 	"github.com/strata-db/strata/internal/sql/session/sysvar"
 )
@@ -30,6 +31,7 @@ type Domain struct {
 	client  *txnclient.Client
 	reg     *sysvar.Registry
 	globals *sysvar.GlobalStore
+	catalog *catalog.Catalog
 	log     *slog.Logger
 
 	mu       sync.Mutex
@@ -55,6 +57,10 @@ func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
 	if _, err := d.globals.Refresh(ctx); err != nil {
 		return nil, fmt.Errorf("load global variables: %w", err)
 	}
+	d.catalog = catalog.New(d.begin, catalog.Options{})
+	if _, err := d.catalog.Refresh(ctx); err != nil {
+		return nil, fmt.Errorf("load schema: %w", err)
+	}
 	return d, nil
 }
 
@@ -63,6 +69,9 @@ func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
 func (d *Domain) begin(ctx context.Context) (kv.Transaction, error) {
 	return d.client.Begin(ctx)
 }
+
+// Catalog returns the schema catalog.
+func (d *Domain) Catalog() *catalog.Catalog { return d.catalog }
 
 // Registry returns the system variable registry.
 func (d *Domain) Registry() *sysvar.Registry { return d.reg }

@@ -71,6 +71,12 @@ func parseErrText(err error) string {
 
 // execStmt runs one statement.
 func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Result, error) {
+	// DESCRIBE t parses as EXPLAIN of SHOW COLUMNS.
+	if ex, ok := stmt.(*ast.ExplainStmt); ok {
+		if show, ok := ex.Stmt.(*ast.ShowStmt); ok {
+			return s.execShow(ctx, show)
+		}
+	}
 	switch st := stmt.(type) {
 	case *ast.SetStmt:
 		return s.execSet(ctx, st)
@@ -88,6 +94,9 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 		if st.From == nil {
 			return s.execSelectNoFrom(ctx, st)
 		}
+	}
+	if isDDL(stmt) {
+		return s.execDDL(ctx, stmt)
 	}
 	return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this statement ("+stmtName(stmt)+")")
 }
@@ -115,9 +124,13 @@ func (s *Session) ResetPrepared(id uint32) error {
 	return sqlerr.New(sqlerr.ErrUnknownStmtHandler, id, "RESET")
 }
 
-// UseDB implements server.Session.
+// UseDB implements server.Session: the database must exist (1049).
 func (s *Session) UseDB(ctx context.Context, db string) error {
-	s.db = db
+	d, err := s.d.catalog.InfoSchema().Database(db)
+	if err != nil {
+		return err
+	}
+	s.db = d.Name
 	return nil
 }
 

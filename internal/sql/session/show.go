@@ -15,6 +15,9 @@ var errNoTablesUsed = sqlerr.Newf(sqlerr.ErrUnknown, "No tables used")
 
 // execShow runs the SHOW statements that need no catalog.
 func (s *Session) execShow(ctx context.Context, st *ast.ShowStmt) (server.Result, error) {
+	if res, ok, err := s.execShowCatalog(ctx, st); ok {
+		return res, err
+	}
 	switch st.Tp {
 	case ast.ShowVariables:
 		pattern := ""

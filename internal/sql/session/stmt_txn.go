@@ -1,0 +1,68 @@
+package session
+
+import (
+	"context"
+	"errors"
+
+	"github.com/strata-db/strata/internal/client/txnclient"
+	"github.com/strata-db/strata/internal/kv"
+)
+
+// stmtTxn returns the transaction a statement runs in: the open explicit
+// transaction, or (autocommit) a new one that finishStmt commits. With
+// autocommit off, the first statement opens an explicit transaction, as
+// in MySQL.
+func (s *Session) stmtTxn(ctx context.Context) (txn *txnclient.Txn, autocommit bool, err error) {
+	if s.txn != nil {
+		return s.txn, false, nil
+	}
+	if !s.vars.Autocommit() {
+		if err := s.begin(ctx); err != nil {
+			return nil, false, err
+		}
+		return s.txn, false, nil
+	}
+	txn, err = s.d.client.Begin(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	txn.EnableAsyncCommit(s.vars.AsyncCommit())
+	txn.EnableOnePC(s.vars.OnePC())
+	return txn, true, nil
+}
+
+// finishStmt ends an autocommit statement's transaction: commit on
+// success, roll back on error. Explicit transactions are left open.
+func (s *Session) finishStmt(ctx context.Context, txn *txnclient.Txn, autocommit bool, err error) error {
+	if !autocommit {
+		return err
+	}
+	if err != nil {
+		_ = txn.Rollback()
+		return err
+	}
+	return txn.Commit(ctx)
+}
+
+// maxStmtRetries bounds the in-server retries of an autocommit statement
+// that lost a write conflict (tidb_retry_limit's default is 10).
+const maxStmtRetries = 10
+
+// runAutocommitRetry runs fn in a statement transaction. An autocommit
+// statement whose commit meets a write conflict is re-run from scratch,
+// at a new start timestamp, up to maxStmtRetries times: the statement is
+// re-executed (re-reading what it reads), never its old writes replayed —
+// the lesson of TiDB's Jepsen findings. In an explicit transaction the
+// conflict is returned to the client (MySQL error 9007, retryable).
+func (s *Session) runAutocommitRetry(ctx context.Context, fn func(txn *txnclient.Txn) error) error {
+	for attempt := 0; ; attempt++ {
+		txn, autocommit, err := s.stmtTxn(ctx)
+		if err != nil {
+			return err
+		}
+		err = s.finishStmt(ctx, txn, autocommit, fn(txn))
+		if err == nil || !autocommit || !errors.Is(err, kv.ErrWriteConflict) || attempt >= maxStmtRetries {
+			return err
+		}
+	}
+}
