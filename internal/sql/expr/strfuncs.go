@@ -103,7 +103,7 @@ func (f *caseConvFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (
 
 // substringFunc is SUBSTRING(s, pos[, len]) in characters (bytes for
 // binary strings): pos 1 is the first character, negative pos counts from
-// the end, pos 0 or len <= 0 give ”.
+// the end, pos 0 or len <= 0 give the empty string.
 type substringFunc struct{ ft *types.FieldType }
 
 func (f *substringFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
