@@ -27,6 +27,8 @@ const (
 )
 
 var tidbMessages = map[uint16]string{
+	// MySQL's own wording, not the parser table's "This version of TiDB".
+	ErrNotSupportedYet:        "This version of Strata doesn't yet support '%s'",
 	ErrForUpdateCantRetry:     "[%d] can not retry select for update statement",
 	ErrTxnTooLarge:            "Transaction is too large, size: %d",
 	ErrTxnRetryable:           "%s",
