@@ -91,6 +91,16 @@ func divByZero(ctx EvalContext) (types.Datum, error) {
 }
 
 func (f *arithFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	if f.cls == types.ETInt && !f.unsigned {
+		if x, xn, ok := fastInt(ctx, args[0], row); ok {
+			if y, yn, ok := fastInt(ctx, args[1], row); ok {
+				if xn || yn {
+					return types.NewNullDatum(), nil
+				}
+				return f.evalInt(ctx, intVal{v: x}, intVal{v: y}, args)
+			}
+		}
+	}
 	a, err := args[0].Eval(ctx, row)
 	if err != nil || a.IsNull() {
 		return types.NewNullDatum(), err

@@ -138,6 +138,16 @@ type compareFunc struct {
 }
 
 func (f *compareFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	if f.c.cls == cmpInt && f.op != FnNullEQ {
+		if x, xn, ok := fastInt(ctx, args[0], row); ok {
+			if y, yn, ok := fastInt(ctx, args[1], row); ok {
+				if xn || yn {
+					return types.NewNullDatum(), nil
+				}
+				return boolDatum(cmpResult(f.op, cmp.Compare(x, y))), nil
+			}
+		}
+	}
 	a, err := args[0].Eval(ctx, row)
 	if err != nil {
 		return a, err
@@ -152,23 +162,26 @@ func (f *compareFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (t
 		}
 		return types.NewNullDatum(), nil
 	}
-	r := f.c.compare(ctx, &a, &b)
-	var v bool
-	switch f.op {
+	return boolDatum(cmpResult(f.op, f.c.compare(ctx, &a, &b))), nil
+}
+
+// cmpResult applies a comparison operator to a three-way result.
+func cmpResult(op string, r int) bool {
+	switch op {
 	case FnEQ, FnNullEQ:
-		v = r == 0
+		return r == 0
 	case FnNE:
-		v = r != 0
+		return r != 0
 	case FnLT:
-		v = r < 0
+		return r < 0
 	case FnLE:
-		v = r <= 0
+		return r <= 0
 	case FnGT:
-		v = r > 0
+		return r > 0
 	case FnGE:
-		v = r >= 0
+		return r >= 0
 	}
-	return boolDatum(v), nil
+	return false
 }
 
 // inFunc is a IN (b, c, ...): 1 if a equals one of them, else NULL if a or
@@ -209,6 +222,14 @@ type betweenFunc struct {
 }
 
 func (f *betweenFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	if f.lo.cls == cmpInt && f.hi.cls == cmpInt {
+		x, xn, ok1 := fastInt(ctx, args[0], row)
+		lo, ln, ok2 := fastInt(ctx, args[1], row)
+		hi, hn, ok3 := fastInt(ctx, args[2], row)
+		if ok1 && ok2 && ok3 && !xn && !ln && !hn {
+			return boolDatum(x >= lo && x <= hi), nil
+		}
+	}
 	a, err := args[0].Eval(ctx, row)
 	if err != nil || a.IsNull() {
 		return types.NewNullDatum(), err

@@ -234,7 +234,13 @@ func convertTo(ctx EvalContext, d types.Datum, ft *types.FieldType) (types.Datum
 	case types.ETReal:
 		return types.NewFloat64Datum(toFloat(ctx, &d)), nil
 	case types.ETDecimal:
-		return types.NewDecimalDatum(toDecimal(ctx, &d)), nil
+		dec := toDecimal(ctx, &d)
+		if ft.Decimal >= 0 && dec.Scale() != ft.Decimal {
+			r := new(types.Decimal)
+			_ = r.Round(dec, ft.Decimal)
+			dec = r
+		}
+		return types.NewDecimalDatum(dec), nil
 	case types.ETDatetime:
 		t, ok := toTime(&d, ft.Tp, ft.Fsp())
 		if !ok {
