@@ -36,21 +36,27 @@ func checkIdent(name string) error {
 }
 
 // buildTableInfo turns CREATE TABLE's definition into a TableInfo without
-// IDs of its own (ID and DBID are set by the caller).
-func buildTableInfo(env Env, stmt *ast.CreateTableStmt) (*TableInfo, error) {
-	t := &TableInfo{Name: stmt.Table.Name.O, Charset: defaultCharset, Collate: defaultCollate}
+// IDs of its own (ID and DBID are set by the caller); db gives the
+// default character set.
+func buildTableInfo(env Env, stmt *ast.CreateTableStmt, db *DBInfo) (*TableInfo, error) {
+	t := &TableInfo{Name: stmt.Table.Name.O}
 	if err := checkIdent(t.Name); err != nil {
 		return nil, sqlerr.New(mysql.ErrWrongTableName, t.Name)
 	}
+	var cs, co string
 	for _, o := range stmt.Options {
 		switch o.Tp {
 		case ast.TableOptionCharset:
-			t.Charset = strings.ToLower(o.StrValue)
+			cs = o.StrValue
 		case ast.TableOptionCollate:
-			t.Collate = strings.ToLower(o.StrValue)
+			co = o.StrValue
 		case ast.TableOptionComment:
 			t.Comment = o.StrValue
 		}
+	}
+	var err error
+	if t.Charset, t.Collate, err = resolveCharset(cs, co, db.Charset, db.Collate); err != nil {
+		return nil, err
 	}
 	if len(stmt.Cols) == 0 {
 		return nil, sqlerr.New(mysql.ErrTableMustHaveColumns)
@@ -111,9 +117,7 @@ func buildColumn(t *TableInfo, def *ast.ColumnDef) (*ColumnInfo, []*ast.Constrai
 		return nil, nil, err
 	}
 	ft := types.FromParser(def.Tp)
-	if ft.EvalType() == types.ETString && !ft.IsBinaryString() && def.Tp.GetCharset() == "" {
-		ft.Charset, ft.Collate = t.Charset, t.Collate
-	}
+	colCharset, colCollate := def.Tp.GetCharset(), def.Tp.GetCollate()
 	// The parser sets no flags we keep other than UNSIGNED/ZEROFILL/BINARY.
 	ft.Flag &^= mysql.NotNullFlag | mysql.PriKeyFlag | mysql.UniqueKeyFlag | mysql.MultipleKeyFlag | mysql.AutoIncrementFlag
 	t.MaxColumnID++
@@ -156,10 +160,17 @@ func buildColumn(t *TableInfo, def *ast.ColumnDef) (*ColumnInfo, []*ast.Constrai
 				col.Comment = d.String()
 			}
 		case ast.ColumnOptionCollate:
-			col.FieldType.Collate = strings.ToLower(o.StrValue)
+			colCollate = o.StrValue
 		case ast.ColumnOptionGenerated:
 			return nil, nil, sqlerr.New(mysql.ErrNotSupportedYet, "generated columns are not supported")
 		}
+	}
+	if col.FieldType.EvalType() == types.ETString && colCharset != "binary" && !col.FieldType.IsBinaryString() {
+		cs, co, err := resolveCharset(colCharset, colCollate, t.Charset, t.Collate)
+		if err != nil {
+			return nil, nil, err
+		}
+		col.FieldType.Charset, col.FieldType.Collate = cs, co
 	}
 	// DEFAULT is checked after NOT NULL, wherever it was written.
 	if defaultExpr != nil {

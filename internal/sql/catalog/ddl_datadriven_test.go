@@ -34,19 +34,19 @@ func TestDDLScripts(t *testing.T) {
 				}
 				return out.String()
 			case "show-create":
-				tbl, err := c.InfoSchema().Table(dbArg(d), d.CmdArgs[0].Key)
+				tbl, err := c.InfoSchema().Table(dbArg(t, d), d.CmdArgs[0].Key)
 				if err != nil {
 					return result(err) + "\n"
 				}
 				return ShowCreateTable(tbl) + "\n"
 			case "describe":
-				tbl, err := c.InfoSchema().Table(dbArg(d), d.CmdArgs[0].Key)
+				tbl, err := c.InfoSchema().Table(dbArg(t, d), d.CmdArgs[0].Key)
 				if err != nil {
 					return result(err) + "\n"
 				}
 				return formatRows(DescribeColumnNames, DescribeRows(tbl))
 			case "show-index":
-				tbl, err := c.InfoSchema().Table(dbArg(d), d.CmdArgs[0].Key)
+				tbl, err := c.InfoSchema().Table(dbArg(t, d), d.CmdArgs[0].Key)
 				if err != nil {
 					return result(err) + "\n"
 				}
@@ -71,10 +71,10 @@ func TestDDLScripts(t *testing.T) {
 	})
 }
 
-func dbArg(d *datadriven.TestData) string {
+func dbArg(t *testing.T, d *datadriven.TestData) string {
 	db := "test"
 	if d.HasArg("db") {
-		d.ScanArgs(nil, "db", &db)
+		d.ScanArgs(t, "db", &db)
 	}
 	return db
 }

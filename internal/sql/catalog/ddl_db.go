@@ -3,7 +3,6 @@ package catalog
 import (
 	"context"
 	"errors"
-	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
@@ -31,13 +30,18 @@ func (c *Catalog) CreateDatabase(ctx context.Context, stmt *ast.CreateDatabaseSt
 	if err := checkIdent(db.Name); err != nil {
 		return sqlerr.New(mysql.ErrWrongDBName, db.Name)
 	}
+	var cs, co string
 	for _, o := range stmt.Options {
 		switch o.Tp {
 		case ast.DatabaseOptionCharset:
-			db.Charset = strings.ToLower(o.Value)
+			cs = o.Value
 		case ast.DatabaseOptionCollate:
-			db.Collate = strings.ToLower(o.Value)
+			co = o.Value
 		}
+	}
+	var err error
+	if db.Charset, db.Collate, err = resolveCharset(cs, co, defaultCharset, defaultCollate); err != nil {
+		return err
 	}
 	return c.runDDLMaybeNoop(ctx, func(txn kv.Transaction, is *InfoSchema) error {
 		if is.DatabaseExists(db.Name) {

@@ -33,16 +33,10 @@ func (c *Catalog) CreateTable(ctx context.Context, env Env, stmt *ast.CreateTabl
 	if stmt.Select != nil || stmt.TemporaryKeyword != ast.TemporaryNone || stmt.Partition != nil {
 		return sqlerr.New(mysql.ErrNotSupportedYet, "CREATE TABLE ... SELECT, temporary or partitioned tables")
 	}
-	var tmpl *TableInfo
 	var autoIncBase uint64
-	if stmt.ReferTable == nil {
-		if tmpl, err = buildTableInfo(env, stmt); err != nil {
-			return err
-		}
-		for _, o := range stmt.Options {
-			if o.Tp == ast.TableOptionAutoIncrement && o.UintValue > 1 {
-				autoIncBase = o.UintValue - 1
-			}
+	for _, o := range stmt.Options {
+		if o.Tp == ast.TableOptionAutoIncrement && o.UintValue > 1 {
+			autoIncBase = o.UintValue - 1
 		}
 	}
 	return c.runDDLMaybeNoop(ctx, func(txn kv.Transaction, is *InfoSchema) error {
@@ -56,7 +50,7 @@ func (c *Catalog) CreateTable(ctx context.Context, env Env, stmt *ast.CreateTabl
 			}
 			return sqlerr.New(mysql.ErrTableExists, stmt.Table.Name.O)
 		}
-		t := tmpl
+		var t *TableInfo
 		if stmt.ReferTable != nil {
 			refDB, err := dbName(env, stmt.ReferTable)
 			if err != nil {
@@ -68,8 +62,8 @@ func (c *Catalog) CreateTable(ctx context.Context, env Env, stmt *ast.CreateTabl
 			}
 			t = ref.Clone()
 			t.Name, t.Version = stmt.Table.Name.O, 0
-		} else {
-			t = tmpl.Clone()
+		} else if t, err = buildTableInfo(env, stmt, dbInfo); err != nil {
+			return err
 		}
 		if t.ID, err = genGlobalIDs(ctx, txn, 1); err != nil {
 			return err
