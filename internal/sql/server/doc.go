@@ -45,8 +45,11 @@
 // The Backend checks the response (CheckNativePassword, CheckSHA2Password
 // do the scramble math against stored double hashes); caching_sha2's fast
 // path is always possible since the double hash is what is stored, so a
-// successful non-empty login gets fast_auth_success (0x01 0x03). TLS and
-// caching_sha2's full authentication (RSA) are not implemented.
+// successful non-empty login gets fast_auth_success (0x01 0x03). With
+// Config.TLSConfig the handshake offers CLIENT_SSL and an SSLRequest
+// upgrades the connection before the real handshake response. caching_sha2's
+// full authentication (cleartext over TLS, or RSA) is not implemented: the
+// fast path always applies because the double hash is what is stored.
 //
 // Lock order: Server.mu before conn.mu; conn.mu only guards the running
 // command's cancel function, which Kill reads from other goroutines.

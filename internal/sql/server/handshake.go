@@ -2,7 +2,10 @@ package server
 
 import (
 	"bytes"
+	"crypto/tls"
+	"encoding/binary"
 	"errors"
+	"io"
 	"net"
 
 	"github.com/strata-db/strata/internal/sql/sqlerr"
@@ -38,13 +41,19 @@ func (c *conn) handshake() error {
 		}
 		return err
 	}
+	if len(data) == 32 && c.srv.cfg.TLSConfig != nil && binary.LittleEndian.Uint32(data)&ClientSSL != 0 {
+		// SSLRequest: switch to TLS, then read the real response over it.
+		if data, err = c.upgradeTLS(); err != nil {
+			return err
+		}
+	}
 	resp, err := parseHandshakeResponse(data)
 	if err != nil {
 		c.capability = ClientProtocol41
 		c.writeErrAndFlush(sqlerr.Newf(sqlerr.ErrMalformedPacket, "Malformed communication packet."))
 		return err
 	}
-	c.capability = resp.capability & serverCapabilities
+	c.capability = resp.capability & c.srv.capability
 	c.collation = resp.collation
 	c.user = resp.user
 	c.host = hostOf(c.nc.RemoteAddr())
@@ -94,6 +103,26 @@ func (c *conn) handshake() error {
 	return c.writeOKAndFlush(0, 0)
 }
 
+// upgradeTLS runs the TLS handshake on the connection after an
+// SSLRequest and returns the handshake response read over TLS. Sequence ids
+// continue across the switch.
+func (c *conn) upgradeTLS() ([]byte, error) {
+	// The client may have sent its ClientHello right behind the
+	// SSLRequest, into our read buffer: TLS reads through that buffer.
+	tc := tls.Server(&bufferedConn{Conn: c.nc, r: c.pkt.r}, c.srv.cfg.TLSConfig)
+	if err := tc.HandshakeContext(c.ctx); err != nil {
+		return nil, err
+	}
+	seq := c.pkt.seq
+	c.pkt = newPacketIO(tc, tc, c.srv.cfg.MaxAllowedPacket)
+	c.pkt.seq = seq
+	data, err := c.pkt.readPacket()
+	if errors.Is(err, errPacketTooLarge) {
+		c.writeErrAndFlush(sqlerr.New(sqlerr.ErrNetPacketTooLarge))
+	}
+	return data, err
+}
+
 // greeting builds the Protocol::HandshakeV10 packet.
 func (c *conn) greeting() []byte {
 	cfg := &c.srv.cfg
@@ -103,10 +132,10 @@ func (c *conn) greeting() []byte {
 	b = appendU32(b, c.id)
 	b = append(b, c.salt[:8]...)
 	b = append(b, 0)
-	b = appendU16(b, uint16(serverCapabilities&0xffff))
+	b = appendU16(b, uint16(c.srv.capability&0xffff))
 	b = append(b, cfg.Collation)
 	b = appendU16(b, StatusAutocommit)
-	b = appendU16(b, uint16(serverCapabilities>>16))
+	b = appendU16(b, uint16(c.srv.capability>>16))
 	b = append(b, byte(len(c.salt)+1))
 	b = append(b, make([]byte, 10)...)
 	b = append(b, c.salt[8:]...)
@@ -183,3 +212,12 @@ func hostOf(a net.Addr) string {
 	}
 	return host
 }
+
+// bufferedConn is a net.Conn whose reads go through a buffered reader that
+// may already hold bytes read from the connection.
+type bufferedConn struct {
+	net.Conn
+	r io.Reader
+}
+
+func (b *bufferedConn) Read(p []byte) (int, error) { return b.r.Read(p) }

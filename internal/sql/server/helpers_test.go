@@ -18,7 +18,7 @@ type testServer struct {
 	addr string
 }
 
-func startServer(t *testing.T, cfg Config) *testServer {
+func startServer(t testing.TB, cfg Config) *testServer {
 	t.Helper()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -41,7 +41,7 @@ func startServer(t *testing.T, cfg Config) *testServer {
 }
 
 // open returns a database/sql handle; opts is appended to the DSN query.
-func (ts *testServer) open(t *testing.T, user, pw, opts string) *sql.DB {
+func (ts *testServer) open(t testing.TB, user, pw, opts string) *sql.DB {
 	t.Helper()
 	dsn := user
 	if pw != "" {

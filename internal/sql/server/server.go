@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"log/slog"
 	"net"
@@ -34,6 +35,8 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock (COM_STATISTICS uptime). Default time.Now.
 	Now func() time.Time
+	// TLSConfig, when set, lets clients upgrade to TLS (CLIENT_SSL).
+	TLSConfig *tls.Config
 }
 
 func (c *Config) fill() {
@@ -60,11 +63,12 @@ func (c *Config) fill() {
 // Server serves the MySQL protocol over listeners, one goroutine per
 // connection, handing SQL to a Backend.
 type Server struct {
-	cfg     Config
-	backend Backend
-	start   time.Time
-	nextID  atomic.Uint32
-	queries atomic.Uint64
+	cfg        Config
+	backend    Backend
+	capability uint32 // advertised in the handshake
+	start      time.Time
+	nextID     atomic.Uint32
+	queries    atomic.Uint64
 
 	mu struct {
 		sync.Mutex
@@ -78,7 +82,10 @@ type Server struct {
 // New returns a Server for backend b.
 func New(cfg Config, b Backend) *Server {
 	cfg.fill()
-	s := &Server{cfg: cfg, backend: b, start: cfg.Now()}
+	s := &Server{cfg: cfg, backend: b, start: cfg.Now(), capability: serverCapabilities}
+	if cfg.TLSConfig != nil {
+		s.capability |= ClientSSL
+	}
 	s.mu.listeners = make(map[net.Listener]struct{})
 	s.mu.conns = make(map[uint32]*conn)
 	return s

@@ -32,6 +32,10 @@ func (c *conn) handleStmtPrepare(ctx context.Context, sql string) error {
 	if err != nil {
 		return c.writeErrAndFlush(err)
 	}
+	if len(p.Params) > 0xffff || len(p.Columns) > 0xffff {
+		c.sess.ClosePrepared(p.ID)
+		return c.writeErrAndFlush(sqlerr.New(sqlerr.ErrPsManyParam))
+	}
 	if c.stmts == nil {
 		c.stmts = make(map[uint32]*stmtState)
 	}
