@@ -149,8 +149,10 @@ func isExpectedFailure(err error, faults bool) bool {
 // verifyFinal checks, in one snapshot: the total; every acknowledged
 // transfer's log record is present; and replaying the present log records
 // (the committed transfers) over the initial balances gives exactly the
-// balances read — so no transfer was half applied.
-func (b *bank) verifyFinal(t *testing.T, ctx context.Context, c *txnclient.Client) {
+// balances read — so no transfer was half applied. With exact, every
+// committed transfer must also have been acknowledged (no fault could
+// leave a result undetermined).
+func (b *bank) verifyFinal(t *testing.T, ctx context.Context, c *txnclient.Client, exact bool) {
 	t.Helper()
 	txn, err := c.Begin(ctx)
 	if err != nil {
@@ -208,5 +210,8 @@ func (b *bank) verifyFinal(t *testing.T, ctx context.Context, c *txnclient.Clien
 		b.nAcked.Load(), len(logs), b.nFailed.Load(), b.nReads.Load())
 	if missing > 0 {
 		t.Errorf("%d acknowledged transfers lost", missing)
+	}
+	if exact && int64(len(logs)) != b.nAcked.Load() {
+		t.Errorf("%d transfers committed but %d acknowledged, with no fault", len(logs), b.nAcked.Load())
 	}
 }

@@ -57,7 +57,7 @@ func TestBankSurvivesKill9(t *testing.T) {
 	// A fresh client, as after a coordinator crash: its reads meet the
 	// orphan locks and must resolve them.
 	c2 := r.client(txnclient.Options{})
-	b.verifyFinal(t, ctx, c2)
+	b.verifyFinal(t, ctx, c2, false)
 	if locks := remainingLocks(t, r.store(t)); len(locks) != 0 {
 		t.Errorf("%d locks remain after every key was read, first %v", len(locks), locks[0])
 	}
