@@ -40,14 +40,33 @@ func appendBinaryRow(b []byte, row Row, cols []*Column) []byte {
 		case mysql.TypeNewDecimal, typeOldDecimal:
 			b = appendLenencBytes(b, appendDecimal(scratch[:0], row.GetDecimal(i), col.Decimals))
 		case mysql.TypeDate, mysql.TypeDatetime, mysql.TypeTimestamp:
-			b = appendBinaryTime(b, row.GetTime(i), col.Type)
+			t := row.GetTime(i)
+			t.Microsecond = truncMicro(t.Microsecond, col)
+			b = appendBinaryTime(b, t, col.Type)
 		case mysql.TypeDuration:
-			b = appendBinaryDuration(b, row.GetDuration(i))
+			d := row.GetDuration(i)
+			if col.Decimals <= 6 {
+				d.D = d.D.Truncate(time.Duration(pow10[6-col.Decimals]) * time.Microsecond)
+			}
+			b = appendBinaryDuration(b, d)
 		default:
 			b = appendLenencBytes(b, row.GetBytes(i))
 		}
 	}
 	return b
+}
+
+// pow10[i] is 10^i.
+var pow10 = [...]uint32{1, 10, 100, 1000, 10000, 100000, 1000000}
+
+// truncMicro truncates microseconds to the column's fsp, so binary rows
+// carry what text rows print.
+func truncMicro(micro uint32, col *Column) uint32 {
+	if col.Decimals > 6 {
+		return micro
+	}
+	p := pow10[6-col.Decimals]
+	return micro - micro%p
 }
 
 func intBits(row Row, i int, unsigned bool) uint64 {
