@@ -19,7 +19,7 @@ type Options struct {
 	// (time.Now when nil).
 	Now func() time.Time
 	// BatchSize is the number of rows (or keys) one backfill or
-	// range-deletion transaction handles (default 256).
+	// range-deletion transaction handles (default 1024).
 	BatchSize int
 	// MaxRetries bounds the retries of a DDL transaction on write
 	// conflicts (default 10).
@@ -34,7 +34,7 @@ func (o *Options) fillDefaults() {
 		o.Now = time.Now
 	}
 	if o.BatchSize <= 0 {
-		o.BatchSize = 256
+		o.BatchSize = 1024
 	}
 	if o.MaxRetries <= 0 {
 		o.MaxRetries = 10
@@ -53,9 +53,18 @@ type Catalog struct {
 	alloc *Allocator
 
 	is atomic.Pointer[InfoSchema]
+	hooks testHooks
+
 	// loadMu serialises reloads so that concurrent Refresh calls do not
 	// load the same version twice; it is never held across a DDL.
 	loadMu sync.Mutex
+}
+
+// testHooks are nil in production.
+type testHooks struct {
+	// afterBackfillBatch runs inside each backfill transaction, after its
+	// writes and before its commit.
+	afterBackfillBatch func()
 }
 
 // New returns a Catalog over transactions from begin, with an empty

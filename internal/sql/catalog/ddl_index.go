@@ -155,13 +155,21 @@ func (c *Catalog) backfillIndex(ctx context.Context, tableID, indexID int64) err
 }
 
 // backfillBatch indexes up to BatchSize rows from start and returns where
-// the next batch starts (nil at the end).
+// the next batch starts (nil at the end). Unique entries are checked
+// with one BatchGet per batch, and against each other.
 func (c *Catalog) backfillBatch(ctx context.Context, txn kv.Transaction, t *TableInfo, idx *IndexInfo, start, end kv.Key) (kv.Key, error) {
+	type entry struct {
+		key      kv.Key
+		handle   int64
+		distinct bool
+		row      []types.Datum
+	}
 	it, err := txn.Iter(ctx, start, end)
 	if err != nil {
 		return nil, err
 	}
 	defer it.Close()
+	var entries []entry
 	var next kv.Key
 	for n := 0; it.Valid() && n < c.opts.BatchSize; n++ {
 		_, handle, err := decodeRecordKey(it.Key())
@@ -180,29 +188,62 @@ func (c *Catalog) backfillBatch(ctx context.Context, txn kv.Transaction, t *Tabl
 			}
 		}
 		key, distinct := t.IndexKey(idx, row, handle)
+		e := entry{key: key, handle: handle, distinct: distinct}
 		if distinct {
-			v, err := txn.Get(ctx, key)
-			switch {
-			case err == nil:
-				if h, _ := IndexEntryHandle(idx, key, v); h != handle {
-					return nil, DupEntryError(t, idx, row)
-				}
-			case !errors.Is(err, kv.ErrNotExist):
-				return nil, err
-			}
+			e.row = cloneRow(row) // decoded strings alias the iterator's value
 		}
-		if err := txn.Set(key, IndexValue(handle, distinct)); err != nil {
-			return nil, err
-		}
+		entries = append(entries, e)
 		next = it.Key().Clone().Next()
 		if err := it.Next(); err != nil {
 			return nil, err
 		}
 	}
 	if !it.Valid() {
-		return nil, nil
+		next = nil
+	}
+	var check []kv.Key
+	for _, e := range entries {
+		if e.distinct {
+			check = append(check, e.key)
+		}
+	}
+	var existing map[string][]byte
+	if len(check) > 0 {
+		if existing, err = txn.BatchGet(ctx, check); err != nil {
+			return nil, err
+		}
+	}
+	seen := make(map[string]int64, len(check))
+	for _, e := range entries {
+		if e.distinct {
+			k := string(e.key)
+			if v, ok := existing[k]; ok {
+				// An entry a writer made for the same row is kept.
+				if h, _ := IndexEntryHandle(idx, e.key, v); h != e.handle {
+					return nil, DupEntryError(t, idx, e.row)
+				}
+			}
+			if h, ok := seen[k]; ok && h != e.handle {
+				return nil, DupEntryError(t, idx, e.row)
+			}
+			seen[k] = e.handle
+		}
+		if err := txn.Set(e.key, IndexValue(e.handle, e.distinct)); err != nil {
+			return nil, err
+		}
+	}
+	if c.hooks.afterBackfillBatch != nil {
+		c.hooks.afterBackfillBatch()
 	}
 	return next, nil
+}
+
+func cloneRow(row []types.Datum) []types.Datum {
+	out := make([]types.Datum, len(row))
+	for i := range row {
+		out[i] = row[i].Clone()
+	}
+	return out
 }
 
 // DupEntryError is MySQL's 1062 for row's values in unique index idx
