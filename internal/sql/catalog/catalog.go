@@ -52,7 +52,7 @@ type Catalog struct {
 	opts  Options
 	alloc *Allocator
 
-	is atomic.Pointer[InfoSchema]
+	is    atomic.Pointer[InfoSchema]
 	hooks testHooks
 
 	// loadMu serialises reloads so that concurrent Refresh calls do not
