@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"io"
 	"log"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -442,4 +444,47 @@ func TestServerCloseEndsConnections(t *testing.T) {
 func TestMain(m *testing.M) {
 	mysql.SetLogger(log.New(io.Discard, "", 0))
 	os.Exit(m.Run())
+}
+
+// TestConcurrentClients runs many goroutines over a pool of connections,
+// text and binary queries interleaved (run with -race).
+func TestConcurrentClients(t *testing.T) {
+	ts := startServer(t, Config{})
+	db := ts.open(t, "root", "", "")
+	db.SetMaxOpenConns(8)
+	stmt, err := db.Prepare("args ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stmt.Close()
+	errc := make(chan error, 16)
+	for g := range 16 {
+		go func() {
+			for i := range 30 {
+				var s string
+				var err error
+				if (g+i)%2 == 0 {
+					err = stmt.QueryRow(int64(i)).Scan(&s)
+					if err == nil && s != fmt.Sprintf("8/int64:%d", i) {
+						err = fmt.Errorf("got %q", s)
+					}
+				} else {
+					err = db.QueryRow("echo " + strconv.Itoa(i)).Scan(&s)
+					if err == nil && s != strconv.Itoa(i) {
+						err = fmt.Errorf("got %q", s)
+					}
+				}
+				if err != nil {
+					errc <- err
+					return
+				}
+			}
+			errc <- nil
+		}()
+	}
+	for range 16 {
+		if err := <-errc; err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -50,6 +50,8 @@ func From(err error) *Error {
 		return New(ErrRegionUnavailable)
 	case errors.Is(err, kv.ErrTxnRetryable), errors.Is(err, kv.ErrTxnLockNotFound):
 		return New(ErrTxnRetryable, err.Error()+" [try again later]")
+	case errors.Is(err, kv.ErrNotSupported):
+		return Newf(ErrNotSupportedYet, "This version of Strata doesn't yet support '%s'", err.Error())
 	case errors.Is(err, context.Canceled):
 		return New(ErrQueryInterrupted)
 	case errors.Is(err, context.DeadlineExceeded):

@@ -65,6 +65,7 @@ func TestFromMapsByIdentity(t *testing.T) {
 		{kv.ErrResultUndetermined, ErrUnknown},
 		{kv.ErrRegionUnavailable, ErrRegionUnavailable},
 		{kv.ErrTxnRetryable, ErrTxnRetryable},
+		{kv.ErrNotSupported, ErrNotSupportedYet},
 		{context.Canceled, ErrQueryInterrupted},
 		{context.DeadlineExceeded, ErrMaxExecTimeExceeded},
 		{errors.New("boom"), ErrUnknown},
