@@ -18,7 +18,14 @@ import (
 // function, 1582 for a wrong argument count, 1235 for what Strata does not
 // support here (subqueries and aggregates belong to the planner, through
 // NodeResolver).
+//
+// A nil ctx is an empty SimpleContext (no parameters or variables), for
+// callers such as DDL that build expressions outside a statement; a nil
+// schema has no columns.
 func Build(ctx BuildContext, node ast.ExprNode, schema Schema) (Expression, error) {
+	if ctx == nil {
+		ctx = &SimpleContext{}
+	}
 	b := &builder{ctx: ctx, schema: schema}
 	b.resolver, _ = schema.(NodeResolver)
 	return b.build(node)
@@ -362,7 +369,10 @@ func (b *builder) like(n *ast.PatternLikeOrIlikeExpr) (Expression, error) {
 	if !n.IsLike { // ILIKE
 		f.coll = collator{ci: true}
 	}
-	if n.Escape == 0 {
+	switch {
+	case n.Escape == 0 && n.EscapeExplicit:
+		f.escape = -1 // ESCAPE '': no escape character
+	case n.Escape == 0:
 		f.escape = '\\'
 	}
 	if c, ok := args[1].(*Constant); ok && !c.IsParam() && !c.Value.IsNull() {

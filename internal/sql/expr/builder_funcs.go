@@ -15,7 +15,7 @@ var funcAliases = map[string]string{
 	"character_length": "char_length", "current_timestamp": "now",
 	"localtime": "now", "localtimestamp": "now", "sysdate": "now",
 	"current_date": "curdate", "schema": "database",
-	"session_user": "user", "system_user": "user",
+	"session_user": "user", "system_user": "user", "power": "pow",
 }
 
 // arity is a function's allowed argument counts (max -1: unbounded).
@@ -29,6 +29,9 @@ var funcArity = map[string]arity{
 	"now": {0, 1}, "curdate": {0, 0}, "database": {0, 0}, "user": {0, 0},
 	"current_user": {0, 0}, "version": {0, 0}, "connection_id": {0, 0},
 	"last_insert_id": {0, 1},
+	"greatest": {2, -1}, "least": {2, -1}, "trim": {1, 3}, "ltrim": {1, 1}, "rtrim": {1, 1},
+	"replace": {3, 3}, "left": {2, 2}, "right": {2, 2}, "repeat": {2, 2},
+	"sign": {1, 1}, "pow": {2, 2}, "sqrt": {1, 1},
 }
 
 func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
@@ -49,11 +52,40 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 	if len(n.Args) < ar.min || (ar.max >= 0 && len(n.Args) > ar.max) {
 		return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, n.FnName.O)
 	}
-	args, err := b.buildArgs(n.Args)
+	nodes := n.Args
+	leading, trailing := name != "rtrim", name != "ltrim"
+	if name == "trim" {
+		leading, trailing, nodes = trimDirection(nodes)
+	}
+	args, err := b.buildArgs(nodes)
 	if err != nil {
 		return nil, err
 	}
 	switch name {
+	case "trim", "ltrim", "rtrim":
+		coll, bin := deriveCollation(args[:1])
+		ft := stringType(coll, bin, args[0].Type().Flen)
+		return b.newFunc(name, args, ft, &trimFunc{leading: leading, trailing: trailing, ft: ft}), nil
+	case "replace", "left", "right", "repeat":
+		coll, bin := deriveCollation(args[:1])
+		ft := stringType(coll, bin, args[0].Type().Flen)
+		switch name {
+		case "replace":
+			return b.newFunc(name, args, ft, &replaceFunc{ft: ft}), nil
+		case "repeat":
+			return b.newFunc(name, args, ft, &repeatFunc{ft: ft}), nil
+		}
+		return b.newFunc(name, args, ft, &leftRightFunc{right: name == "right", ft: ft}), nil
+	case "greatest", "least":
+		for i := range args {
+			args[i] = numArgIfNumeric(args[i], args)
+		}
+		ft := mergeTypes(args)
+		return b.newFunc(name, args, ft, &greatestFunc{least: name == "least", c: comparatorForType(ft), ft: ft}), nil
+	case "sign":
+		return b.newFunc(name, args, intType(false), &realFunc{name: name}), nil
+	case "pow", "sqrt":
+		return b.newFunc(name, args, doubleType(), &realFunc{name: name}), nil
 	case "if":
 		ft := mergeTypes(args[1:])
 		return b.newFunc(name, args, ft, &ifFunc{ft: ft}), nil
@@ -156,4 +188,15 @@ func numResultType(cls types.EvalType, arg *types.FieldType) *types.FieldType {
 		return doubleType()
 	}
 	return decimalType(decIntDigits(arg)+decScale(arg), decScale(arg))
+}
+
+// numArgIfNumeric turns a hex literal into a number when another argument
+// is not a string.
+func numArgIfNumeric(e Expression, all []Expression) Expression {
+	for _, o := range all {
+		if o != e && o.Type().EvalType() != types.ETString {
+			return numArg(e)
+		}
+	}
+	return e
 }

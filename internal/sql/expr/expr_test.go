@@ -212,3 +212,30 @@ func TestFilterAndVecEval(t *testing.T) {
 		t.Fatal("EvalInt of NULL")
 	}
 }
+
+func TestEqual(t *testing.T) {
+	schema, _ := testTable()
+	ctx := newTestContext()
+	ctx.Params = []types.Datum{types.NewIntDatum(1)}
+	for _, c := range []struct {
+		a, b string
+		eq   bool
+	}{
+		{"k + 1", "k + 1", true},
+		{"k + 1", "k + 2", false},
+		{"k + 1", "1 + k", false},
+		{"t.id", "t.id", true},
+		{"t.id", "u.id", false},
+		{"k = ?", "k = ?", true},
+		{"CAST(k AS SIGNED)", "CAST(k AS UNSIGNED)", false},
+		{"CAST(k AS CHAR)", "CAST(k AS CHAR)", true},
+		{"'a'", "'a'", true},
+		{"1", "1.0", false},
+		{"NULL", "NULL", true},
+	} {
+		a, b := mustBuild(t, ctx, c.a, schema), mustBuild(t, ctx, c.b, schema)
+		if Equal(a, b) != c.eq {
+			t.Errorf("Equal(%s, %s) = %v", c.a, c.b, !c.eq)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/strata-db/strata/internal/chunk"
@@ -138,4 +139,13 @@ func (f *roundFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (typ
 		_ = r.Round(r, f.ft.Decimal)
 	}
 	return types.NewDecimalDatum(r), nil
+}
+
+// outOfRange is error 1690 for a function call.
+func outOfRange(typeName, fn string, args []Expression) error {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = a.String()
+	}
+	return sqlerr.New(sqlerr.ErrDataOutOfRange, typeName, fn+"("+strings.Join(parts, ",")+")")
 }
