@@ -29,7 +29,7 @@ var funcArity = map[string]arity{
 	"now": {0, 1}, "curdate": {0, 0}, "database": {0, 0}, "user": {0, 0},
 	"current_user": {0, 0}, "version": {0, 0}, "connection_id": {0, 0},
 	"last_insert_id": {0, 1},
-	"greatest": {2, -1}, "least": {2, -1}, "trim": {1, 3}, "ltrim": {1, 1}, "rtrim": {1, 1},
+	"greatest":       {2, -1}, "least": {2, -1}, "trim": {1, 3}, "ltrim": {1, 1}, "rtrim": {1, 1},
 	"replace": {3, 3}, "left": {2, 2}, "right": {2, 2}, "repeat": {2, 2},
 	"sign": {1, 1}, "pow": {2, 2}, "sqrt": {1, 1},
 }
