@@ -2,6 +2,7 @@ package sqlerr
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 )
@@ -31,7 +32,8 @@ func (e *Error) Is(target error) bool {
 // New returns the error code with its standard message formatted with args
 // (MySQL's format, e.g. 1062 "Duplicate entry '%-.64s' for key '%-.192s'")
 // and its standard SQLSTATE. A code without a known format gets "Unknown
-// error %d" followed by the args.
+// error %d" followed by the args. Arguments beyond the format's verbs are
+// dropped rather than printed as %!(EXTRA ...).
 func New(code uint16, args ...any) *Error {
 	format, ok := Format(code)
 	if !ok {
@@ -44,6 +46,9 @@ func New(code uint16, args ...any) *Error {
 	msg := format
 	if len(args) > 0 {
 		msg = fmt.Sprintf(format, args...)
+		if i := strings.Index(msg, "%!(EXTRA "); i >= 0 {
+			msg = strings.TrimRight(msg[:i], " ")
+		}
 	}
 	return &Error{Code: code, State: State(code), Message: msg}
 }

@@ -38,6 +38,7 @@ func TestNewFormatsStandardMessages(t *testing.T) {
 		{New(ErrUnknownCom), 1047, "08S01", "Unknown command"},
 		{New(ErrTxnTooLarge, 10), 8004, "HY000", "Transaction is too large, size: 10"},
 		{New(4999), 4999, "HY000", "Unknown error 4999"},
+		{New(ErrBadDB, "d", "extra", 1), 1049, "42000", "Unknown database 'd'"},
 	}
 	for _, c := range cases {
 		if c.err.Code != c.code || c.err.State != c.state || c.err.Message != c.msg {
