@@ -9,6 +9,7 @@ import (
 	"net"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
@@ -47,10 +48,13 @@ func (c *conn) run() {
 			c.log.Error("panic serving connection", "panic", r, "stack", string(debug.Stack()))
 		}
 	}()
+	// The deadline is wall-clock time on the socket, not Config.Now.
+	c.nc.SetDeadline(time.Now().Add(c.srv.cfg.HandshakeTimeout))
 	if err := c.handshake(); err != nil {
 		c.logEnd("handshake", err)
 		return
 	}
+	c.nc.SetDeadline(time.Time{})
 	for {
 		c.pkt.seq = 0
 		data, err := c.pkt.readPacket()

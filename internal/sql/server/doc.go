@@ -51,6 +51,10 @@
 // full authentication (cleartext over TLS, or RSA) is not implemented: the
 // fast path always applies because the double hash is what is stored.
 //
+// The connection phase is bounded by Config.HandshakeTimeout (a socket
+// deadline); after it, connections have no deadline: KILL, Server.Close
+// and the session's own timeouts end them.
+//
 // Lock order: Server.mu before conn.mu; conn.mu only guards the running
 // command's cancel function, which Kill reads from other goroutines.
 package server

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"testing"
+	"time"
 )
 
 // readResultSet reads a text result set without CLIENT_DEPRECATE_EOF and
@@ -315,5 +316,18 @@ func TestMalformedPackets(t *testing.T) {
 	}
 	if err := good.Ping(); err != nil {
 		t.Fatalf("other connections affected: %v", err)
+	}
+}
+
+func TestHandshakeTimeout(t *testing.T) {
+	ts := startServer(t, Config{HandshakeTimeout: 50 * time.Millisecond})
+	c := dialRaw(t, ts.addr)
+	c.greeting()
+	// Send nothing: the server gives up and closes.
+	if _, err := c.pkt.readPacket(); err == nil {
+		t.Fatal("silent client kept its connection")
+	}
+	if err := ts.open(t, "root", "", "").Ping(); err != nil {
+		t.Fatalf("later connections: %v", err)
 	}
 }

@@ -35,6 +35,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock (COM_STATISTICS uptime). Default time.Now.
 	Now func() time.Time
+	// HandshakeTimeout bounds the connection phase (greeting to OK), so
+	// that silent clients do not hold connections. Default 10s.
+	HandshakeTimeout time.Duration
 	// TLSConfig, when set, lets clients upgrade to TLS (CLIENT_SSL).
 	TLSConfig *tls.Config
 }
@@ -54,6 +57,9 @@ func (c *Config) fill() {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	if c.HandshakeTimeout <= 0 {
+		c.HandshakeTimeout = 10 * time.Second
 	}
 	if c.Now == nil {
 		c.Now = time.Now
