@@ -17,6 +17,20 @@ type collator struct {
 	binary   bool // "binary": byte-wise
 	ci       bool // case (and accent) insensitive
 	padSpace bool // trailing spaces do not count
+	coll     string
+}
+
+// name returns the collation's name.
+func (c collator) name() string {
+	switch {
+	case c.coll != "":
+		return c.coll
+	case c.binary:
+		return "binary"
+	case c.ci:
+		return "utf8mb4_general_ci"
+	}
+	return "utf8mb4_bin"
 }
 
 // getCollator returns the collator of a collation name ("" is utf8mb4_bin).
@@ -24,11 +38,11 @@ func getCollator(name string) collator {
 	n := strings.ToLower(name)
 	switch {
 	case n == "binary":
-		return collator{binary: true}
+		return collator{binary: true, coll: n}
 	case strings.HasSuffix(n, "_ci"):
-		return collator{ci: true, padSpace: !strings.Contains(n, "_0900_")}
+		return collator{ci: true, padSpace: !strings.Contains(n, "_0900_"), coll: n}
 	}
-	return collator{padSpace: true}
+	return collator{padSpace: true, coll: n}
 }
 
 // compare orders a and b.

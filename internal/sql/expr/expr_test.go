@@ -239,3 +239,41 @@ func TestEqual(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareType(t *testing.T) {
+	schema, _ := testTable()
+	ctx := newTestContext()
+	ctx.Params = []types.Datum{types.NewIntDatum(1), types.NewStringDatum("x")}
+	for _, c := range []struct {
+		expr string
+		cls  types.EvalType
+		coll string
+	}{
+		{"t.id = ?", types.ETInt, ""},
+		{"k < 1.5", types.ETDecimal, ""},
+		{"k = '1'", types.ETReal, ""},
+		{"c = 'x'", types.ETString, "utf8mb4_bin"},
+		{"ci > 'x'", types.ETString, "utf8mb4_general_ci"},
+		{"c = 1", types.ETReal, ""},
+		{"dte BETWEEN '2020-01-01' AND '2021-01-01'", types.ETDatetime, ""},
+		{"c IN ('a', 'b')", types.ETString, "utf8mb4_bin"},
+		{"bin LIKE 'a%'", types.ETString, "binary"},
+	} {
+		e := mustBuild(t, ctx, c.expr, schema)
+		sf, ok := e.(*ScalarFunction)
+		if !ok {
+			t.Fatalf("%s: %T", c.expr, e)
+		}
+		cls, coll, ok := sf.CompareType()
+		if !ok || cls != c.cls || coll != c.coll {
+			t.Errorf("%s: got %s %q %v", c.expr, cls, coll, ok)
+		}
+	}
+	e := mustBuild(t, ctx, "k IN (1, 'a')", schema).(*ScalarFunction)
+	if cls, _, _ := e.CompareTypeOfItem(1); cls != types.ETReal {
+		t.Errorf("item 1: %s", cls)
+	}
+	if _, _, ok := mustBuild(t, ctx, "k + 1", schema).(*ScalarFunction).CompareType(); ok {
+		t.Error("plus has a compare type")
+	}
+}
