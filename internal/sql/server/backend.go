@@ -43,6 +43,8 @@ type Session interface {
 	// at the first error, which the server sends after the results emitted
 	// so far. The server drains and closes each emitted Result before emit
 	// returns; an error from emit (the client went away) must be returned.
+	// Before running a query of several statements, check
+	// MultiStatementsAllowed(ctx).
 	ExecuteText(ctx context.Context, sql string, emit func(Result) error) error
 	// Prepare prepares one statement (COM_STMT_PREPARE).
 	Prepare(ctx context.Context, sql string) (*Prepared, error)

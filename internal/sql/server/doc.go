@@ -29,9 +29,11 @@
 //   - Multi-results: the end packet of a result (its OK, or the EOF after
 //     its rows) is held back until the next result or the end of the
 //     query, so that SERVER_MORE_RESULTS_EXISTS is set exactly when another
-//     result or an ERR follows. A second statement on a connection without
-//     CLIENT_MULTI_STATEMENTS (see COM_SET_OPTION) is refused with TiDB's
-//     8130 when it is emitted.
+//     result or an ERR follows. Multi-statements are allowed per
+//     connection (CLIENT_MULTI_STATEMENTS, COM_SET_OPTION); sessions read
+//     the setting with MultiStatementsAllowed(ctx) and refuse the whole
+//     query up front; as a backstop the server refuses a second emitted
+//     result with TiDB's 8130.
 //   - The server drains and closes every Result it receives; rows are
 //     encoded straight from the Row getters into the packet buffer, with
 //     the getter the column type implies (signedness by UnsignedFlag).

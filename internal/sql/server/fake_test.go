@@ -79,6 +79,12 @@ type fakeSession struct {
 }
 
 func (s *fakeSession) ExecuteText(ctx context.Context, sql string, emit func(Result) error) error {
+	if strings.HasPrefix(sql, "checked ") {
+		sql = strings.TrimPrefix(sql, "checked ")
+		if strings.Contains(sql, ";") && !MultiStatementsAllowed(ctx) {
+			return sqlerr.New(sqlerr.ErrMultiStatementDisabled)
+		}
+	}
 	for _, stmt := range strings.Split(sql, ";") {
 		stmt = strings.TrimSpace(stmt)
 		if stmt == "" {

@@ -74,6 +74,7 @@ func (c *conn) handleQuery(ctx context.Context, sql string) error {
 		pending = end
 		return nil
 	}
+	ctx = context.WithValue(ctx, multiStmtKey{}, c.capability&ClientMultiStatements != 0)
 	err := c.sess.ExecuteText(ctx, sql, emit)
 	if ioErr != nil {
 		return ioErr

@@ -111,8 +111,17 @@ func TestSimpleCommands(t *testing.T) {
 	if p := c.read(); errCode(p) != 8130 {
 		t.Fatalf("second statement with multi-statements off: %x", p)
 	}
+	c.command(comQuery, []byte("checked ok 1; ok 2"))
+	if p := c.read(); errCode(p) != 8130 {
+		t.Fatalf("session-checked multi-statements off: %x", p)
+	}
 	c.command(comSetOption, []byte{0, 0})
 	c.read()
+	c.command(comQuery, []byte("checked ok 1; ok 2"))
+	c.read()
+	if p := c.read(); p[0] != headerOK {
+		t.Fatalf("session-checked multi-statements on: %x", p)
+	}
 	c.command(comQuery, []byte("ok 1; ok 2"))
 	c.read()
 	if p := c.read(); p[0] != headerOK {
