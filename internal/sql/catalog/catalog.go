@@ -87,31 +87,40 @@ func (c *Catalog) Allocator() *Allocator { return c.alloc }
 // differs from the current one, reloads the whole schema at that
 // snapshot. It returns the InfoSchema in use afterwards.
 func (c *Catalog) Refresh(ctx context.Context) (*InfoSchema, error) {
-	c.loadMu.Lock()
-	defer c.loadMu.Unlock()
 	txn, err := c.begin(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = txn.Rollback() }()
-	ver, err := getInt(ctx, txn, schemaVersionKey)
+	return c.RefreshFrom(ctx, txn)
+}
+
+// RefreshFrom is Refresh at the caller's snapshot (a statement's own
+// transaction, saving a timestamp): it returns the schema as of snap,
+// loading it when its version differs from the current one, and makes it
+// current when it is newer.
+func (c *Catalog) RefreshFrom(ctx context.Context, snap kv.Snapshot) (*InfoSchema, error) {
+	ver, err := getInt(ctx, snap, schemaVersionKey)
 	if err != nil {
 		return nil, err
 	}
-	cur := c.is.Load()
-	if ver == cur.version && ver != 0 {
+	if cur := c.is.Load(); ver == cur.version && ver != 0 {
 		return cur, nil
 	}
-	dbs, tables, err := loadDBs(ctx, txn)
+	c.loadMu.Lock()
+	defer c.loadMu.Unlock()
+	if cur := c.is.Load(); ver == cur.version && ver != 0 {
+		return cur, nil // loaded by a concurrent caller meanwhile
+	}
+	dbs, tables, err := loadDBs(ctx, snap)
 	if err != nil {
 		return nil, err
 	}
 	is := newInfoSchema(ver, dbs, tables)
-	// Never go back: a concurrent reload may have stored a newer one.
 	if is.version >= c.is.Load().version {
 		c.is.Store(is)
 	}
-	return c.is.Load(), nil
+	return is, nil
 }
 
 // runTxn runs fn in a fresh transaction and commits it, retrying the

@@ -186,3 +186,40 @@ func TestCurrentTimestampDefault(t *testing.T) {
 		t.Fatalf("default %v %v", d, ok)
 	}
 }
+
+// TestRefreshFrom: a statement's snapshot gives the schema as of its
+// start; an older snapshot never moves the catalog back.
+func TestRefreshFrom(t *testing.T) {
+	ctx := context.Background()
+	c, begin := newTestCatalog(t)
+	if err := c.EnsureDatabase(ctx, "test"); err != nil {
+		t.Fatal(err)
+	}
+	old, err := begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = old.Rollback() }()
+	mustExec(t, c, "CREATE TABLE later (a INT)")
+	other := New(begin, Options{})
+	is, err := other.RefreshFrom(ctx, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if is.TableExists("test", "later") || !is.DatabaseExists("test") {
+		t.Fatal("old snapshot shows the later table")
+	}
+	if _, err := other.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	is, err = other.RefreshFrom(ctx, old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if is.TableExists("test", "later") || !other.InfoSchema().TableExists("test", "later") {
+		t.Fatal("an old snapshot moved the catalog back")
+	}
+	if !IsDDL(parseOne(t, "ALTER TABLE t ADD INDEX (a)")) || IsDDL(parseOne(t, "SELECT 1")) {
+		t.Fatal("IsDDL")
+	}
+}

@@ -192,6 +192,22 @@ func TestIndexOnPopulatedTable(t *testing.T) {
 	if got := countPrefix(t, begin, codec.TablePrefix(q2.ID)); got != 0 {
 		t.Fatalf("drop left %d keys", got)
 	}
+
+	// DROP DATABASE deletes the data of its tables.
+	mustExec(t, c, "CREATE DATABASE gone")
+	mustExec(t, c, "CREATE TABLE gone.g (id INT PRIMARY KEY, a INT, KEY (a))")
+	g, err := c.InfoSchema().Table("gone", "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	insertRows(t, c, begin, g, rows[:5])
+	mustExec(t, c, "DROP DATABASE gone")
+	if got := countPrefix(t, begin, codec.TablePrefix(g.ID)); got != 0 {
+		t.Fatalf("drop database left %d keys", got)
+	}
+	if c.InfoSchema().DatabaseExists("gone") {
+		t.Fatal("database still there")
+	}
 }
 
 // TestRowIDTable: a table without an integer primary key keys rows by

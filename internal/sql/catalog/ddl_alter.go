@@ -148,3 +148,14 @@ func (c *Catalog) alterTable(ctx context.Context, env Env, tn *ast.TableName, fn
 		return putTable(txn, t)
 	})
 }
+
+// IsDDL reports whether Exec runs stmt.
+func IsDDL(stmt ast.StmtNode) bool {
+	switch stmt.(type) {
+	case *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.CreateTableStmt, *ast.DropTableStmt,
+		*ast.TruncateTableStmt, *ast.RenameTableStmt, *ast.CreateIndexStmt, *ast.DropIndexStmt,
+		*ast.AlterTableStmt:
+		return true
+	}
+	return false
+}

@@ -94,3 +94,9 @@ func (c *Catalog) DropDatabase(ctx context.Context, stmt *ast.DropDatabaseStmt) 
 	}
 	return nil
 }
+
+// EnsureDatabase creates database name unless it exists (bootstrap of
+// "test" and "mysql").
+func (c *Catalog) EnsureDatabase(ctx context.Context, name string) error {
+	return c.CreateDatabase(ctx, &ast.CreateDatabaseStmt{IfNotExists: true, Name: ast.NewCIStr(name)})
+}
