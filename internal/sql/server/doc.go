@@ -57,6 +57,7 @@
 // deadline); after it, connections have no deadline: KILL, Server.Close
 // and the session's own timeouts end them.
 //
-// Lock order: Server.mu before conn.mu; conn.mu only guards the running
+// Lock order: Server.mu and conn.mu are never held together (Close and Kill
+// copy what they need and release Server.mu first). conn.mu only guards the running
 // command's cancel function, which Kill reads from other goroutines.
 package server
