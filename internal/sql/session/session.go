@@ -29,6 +29,8 @@ type Session struct {
 	warnings []error
 	// userVars are @name values.
 	userVars map[string]string
+	// prep holds the prepared statements (query_prepare.go).
+	prep *prepStore
 }
 
 var _ server.Session = (*Session)(nil)
@@ -44,7 +46,10 @@ func newSession(d *Domain, c server.ConnInfo) *Session {
 func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.Result) error) error {
 	stmts, warns, err := s.p.ParseSQL(sql)
 	if err != nil {
-		return sqlerr.New(sqlerr.ErrParse, parseErrText(err), "", 1)
+		return sqlerr.Newf(sqlerr.ErrParse, "You have an error in your SQL syntax; check the manual that corresponds to your Strata version for the right syntax to use %s", parseErrText(err))
+	}
+	if len(stmts) > 1 && !server.MultiStatementsAllowed(ctx) {
+		return sqlerr.New(sqlerr.ErrMultiStatementDisabled)
 	}
 	for _, stmt := range stmts {
 		s.warnings = append(s.warnings[:0], warns...)
@@ -66,7 +71,8 @@ func parseErrText(err error) string {
 	if i := strings.Index(msg, "]"); strings.HasPrefix(msg, "[") && i > 0 {
 		msg = msg[i+1:]
 	}
-	return strings.TrimPrefix(msg, "You have an error in your SQL syntax; ")
+	msg = strings.TrimPrefix(msg, "You have an error in your SQL syntax; check the manual that corresponds to your TiDB version for the right syntax to use ")
+	return strings.TrimSpace(msg)
 }
 
 // execStmt runs one statement.
@@ -94,6 +100,9 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 		if st.From == nil {
 			return s.execSelectNoFrom(ctx, st)
 		}
+		return s.execQuery(ctx, st)
+	case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt, *ast.ExplainStmt:
+		return s.execQuery(ctx, st)
 	}
 	if isDDL(stmt) {
 		return s.execDDL(ctx, stmt)
@@ -108,21 +117,19 @@ func stmtName(stmt ast.StmtNode) string {
 
 // Prepare implements server.Session.
 func (s *Session) Prepare(ctx context.Context, sql string) (*server.Prepared, error) {
-	return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "prepared statements")
+	return s.prepare(ctx, sql)
 }
 
 // ExecutePrepared implements server.Session.
 func (s *Session) ExecutePrepared(ctx context.Context, id uint32, args []server.Arg) (server.Result, error) {
-	return nil, sqlerr.New(sqlerr.ErrUnknownStmtHandler, id, "EXECUTE")
+	return s.executePrepared(ctx, id, args)
 }
 
 // ClosePrepared implements server.Session.
-func (s *Session) ClosePrepared(id uint32) {}
+func (s *Session) ClosePrepared(id uint32) { s.closePrepared(id) }
 
 // ResetPrepared implements server.Session.
-func (s *Session) ResetPrepared(id uint32) error {
-	return sqlerr.New(sqlerr.ErrUnknownStmtHandler, id, "RESET")
-}
+func (s *Session) ResetPrepared(id uint32) error { return s.resetPrepared(id) }
 
 // UseDB implements server.Session: the database must exist (1049).
 func (s *Session) UseDB(ctx context.Context, db string) error {
