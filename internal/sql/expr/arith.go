@@ -74,7 +74,7 @@ func newArith(ctx BuildContext, op string, a, b Expression) *arithFunc {
 func (f *arithFunc) outOfRange(args []Expression) error {
 	name := "BIGINT"
 	switch {
-	case f.cls == types.ETReal:
+	case f.cls == types.ETReal && f.op != FnIntDiv:
 		name = "DOUBLE"
 	case f.cls == types.ETDecimal && f.op != FnIntDiv:
 		name = "DECIMAL"
