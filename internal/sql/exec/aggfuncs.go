@@ -1,0 +1,144 @@
+package exec
+
+import (
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/codec"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/planner"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// aggState is the running state of one aggregate function in one group.
+type aggState struct {
+	count  int64
+	dec    *types.Decimal
+	float  float64
+	val    types.Datum // MIN/MAX
+	has    bool
+	seen   map[string]struct{} // DISTINCT
+	keyBuf []byte
+}
+
+// update folds one row into the state of f.
+func (s *aggState) update(ctx expr.EvalContext, f *planner.AggFunc, row chunk.Row) error {
+	args := make([]types.Datum, 0, 2)
+	for _, a := range f.Args {
+		d, err := a.Eval(ctx, row)
+		if err != nil {
+			return err
+		}
+		if d.IsNull() {
+			return nil // aggregates skip NULLs
+		}
+		args = append(args, d)
+	}
+	if f.Distinct {
+		s.keyBuf = codec.EncodeKey(s.keyBuf[:0], args...)
+		if s.seen == nil {
+			s.seen = make(map[string]struct{})
+		}
+		if _, dup := s.seen[string(s.keyBuf)]; dup {
+			return nil
+		}
+		s.seen[string(s.keyBuf)] = struct{}{}
+	}
+	s.count++
+	d := args[0]
+	switch f.Name {
+	case planner.AggSum, planner.AggAvg:
+		if f.Ft.EvalType() == types.ETDecimal {
+			v, err := d.ToDecimal()
+			if err != nil {
+				return err
+			}
+			if s.dec == nil {
+				s.dec = types.NewDecFromInt(0)
+			}
+			if s.dec, err = s.dec.Add(v); err != nil {
+				return err
+			}
+			return nil
+		}
+		v, _ := d.ToFloat64()
+		s.float += v
+	case planner.AggMin, planner.AggMax:
+		c := 0
+		if s.has {
+			c = d.Compare(&s.val)
+		}
+		if !s.has || (f.Name == planner.AggMin && c < 0) || (f.Name == planner.AggMax && c > 0) {
+			s.val, s.has = d.Clone(), true
+		}
+	}
+	return nil
+}
+
+// result is the function's value for the group.
+func (s *aggState) result(f *planner.AggFunc) types.Datum {
+	switch f.Name {
+	case planner.AggCount:
+		return types.NewIntDatum(s.count)
+	case planner.AggMin, planner.AggMax:
+		if !s.has {
+			return types.NewNullDatum()
+		}
+		d, _ := fitType(s.val, f.Ft)
+		return d
+	}
+	if s.count == 0 {
+		return types.NewNullDatum()
+	}
+	if f.Ft.EvalType() == types.ETDecimal {
+		v := s.dec
+		if f.Name == planner.AggAvg {
+			q, err := v.Div(types.NewDecFromInt(s.count))
+			if err == nil {
+				v = q
+			}
+		}
+		if r, err := v.ToFieldType(f.Ft.Flen, f.Ft.Decimal); err == nil {
+			v = r
+		}
+		return types.NewDecimalDatum(v)
+	}
+	if f.Name == planner.AggAvg {
+		return types.NewFloat64Datum(s.float / float64(s.count))
+	}
+	return types.NewFloat64Datum(s.float)
+}
+
+// aggGroup is one group: its first row and the states of the functions.
+type aggGroup struct {
+	first  []types.Datum
+	states []aggState
+}
+
+func newAggGroup(p *planner.Agg, row chunk.Row, fts []*types.FieldType) *aggGroup {
+	g := &aggGroup{states: make([]aggState, len(p.Funcs))}
+	n := len(p.Child.Schema())
+	g.first = make([]types.Datum, n)
+	for i := 0; i < n; i++ {
+		g.first[i] = row.GetDatum(i, fts[i]).Clone()
+	}
+	return g
+}
+
+func (g *aggGroup) update(ctx expr.EvalContext, p *planner.Agg, row chunk.Row) error {
+	for i, f := range p.Funcs {
+		if err := g.states[i].update(ctx, f, row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendTo writes the group's output row.
+func (g *aggGroup) appendTo(p *planner.Agg, chk *chunk.Chunk) {
+	for i := range g.first {
+		chk.AppendDatum(i, &g.first[i])
+	}
+	for i, f := range p.Funcs {
+		d := g.states[i].result(f)
+		chk.AppendDatum(len(g.first)+i, &d)
+	}
+}

@@ -1,0 +1,240 @@
+package exec
+
+import (
+	"math"
+
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/codec"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/planner"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// exactHandle converts a value compared for equality with the int handle:
+// ok false when no handle can equal it (NULL, a fraction, out of range).
+func exactHandle(d types.Datum) (int64, bool) {
+	switch d.Kind() {
+	case types.KindNull:
+		return 0, false
+	case types.KindInt64:
+		return d.GetInt64(), true
+	case types.KindUint64:
+		return d.GetInt64(), d.GetUint64() <= math.MaxInt64
+	}
+	f, err := d.ToFloat64()
+	if err != nil || f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// handleRange evaluates a handle range to inclusive bounds; empty when no
+// handle is in it.
+func handleRange(ectx *Context, r *planner.HandleRange) (lo, hi int64, empty bool, err error) {
+	lo, hi = math.MinInt64, math.MaxInt64
+	for _, b := range r.Lows {
+		d, err := b.Value.Eval(ectx.Eval, chunk.Row{})
+		if err != nil {
+			return 0, 0, false, err
+		}
+		v, ok, none := lowBound(d, b.Excl)
+		if none {
+			return 0, 0, true, nil
+		}
+		if ok && v > lo {
+			lo = v
+		}
+	}
+	for _, b := range r.Highs {
+		d, err := b.Value.Eval(ectx.Eval, chunk.Row{})
+		if err != nil {
+			return 0, 0, false, err
+		}
+		v, ok, none := highBound(d, b.Excl)
+		if none {
+			return 0, 0, true, nil
+		}
+		if ok && v < hi {
+			hi = v
+		}
+	}
+	return lo, hi, lo > hi, nil
+}
+
+// lowBound: the smallest handle h with h > d (excl) or h >= d; ok false
+// leaves the side unbounded (the residual filter decides), none: no handle.
+func lowBound(d types.Datum, excl bool) (v int64, ok, none bool) {
+	switch d.Kind() {
+	case types.KindNull:
+		return 0, false, true
+	case types.KindInt64:
+		v = d.GetInt64()
+		if excl {
+			if v == math.MaxInt64 {
+				return 0, false, true
+			}
+			v++
+		}
+		return v, true, false
+	case types.KindUint64:
+		if d.GetUint64() > math.MaxInt64 {
+			return 0, false, true
+		}
+		return lowBound(types.NewIntDatum(d.GetInt64()), excl)
+	}
+	f, err := d.ToFloat64()
+	if err != nil {
+		return 0, false, false
+	}
+	c := math.Ceil(f)
+	if excl && c == f {
+		c++
+	}
+	if c >= math.MaxInt64 {
+		return 0, false, true
+	}
+	if c <= math.MinInt64 {
+		return 0, false, false
+	}
+	return int64(c), true, false
+}
+
+// highBound mirrors lowBound.
+func highBound(d types.Datum, excl bool) (v int64, ok, none bool) {
+	switch d.Kind() {
+	case types.KindNull:
+		return 0, false, true
+	case types.KindInt64:
+		v = d.GetInt64()
+		if excl {
+			if v == math.MinInt64 {
+				return 0, false, true
+			}
+			v--
+		}
+		return v, true, false
+	case types.KindUint64:
+		if d.GetUint64() > math.MaxInt64 {
+			return 0, false, false
+		}
+		return highBound(types.NewIntDatum(d.GetInt64()), excl)
+	}
+	f, err := d.ToFloat64()
+	if err != nil {
+		return 0, false, false
+	}
+	c := math.Floor(f)
+	if excl && c == f {
+		c--
+	}
+	if c <= math.MinInt64 {
+		return 0, false, true
+	}
+	if c >= math.MaxInt64 {
+		return 0, false, false
+	}
+	return int64(c), true, false
+}
+
+// recordKeyRange is the key range of handles lo..hi.
+func recordKeyRange(tableID, lo, hi int64) (start, end kv.Key) {
+	start = codec.TableRecordKey(tableID, lo)
+	if hi == math.MaxInt64 {
+		return start, codec.PrefixEnd(codec.TableRecordPrefix(tableID))
+	}
+	return start, codec.TableRecordKey(tableID, hi+1)
+}
+
+// indexKeyRange evaluates one index range to keys [start, end): a superset
+// of the entries the range's conditions select (values that cannot be
+// converted exactly to the column type widen the range); empty when it
+// selects nothing.
+func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange) (start, end kv.Key, empty bool, err error) {
+	t, idx := p.Table, p.Index
+	prefix := codec.IndexPrefix(t.ID, idx.ID)
+	key := append([]byte(nil), prefix...)
+	for i, e := range r.Eq {
+		d, err := e.Eval(ectx.Eval, chunk.Row{})
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if d.IsNull() && !(r.NullLast && i == len(r.Eq)-1) {
+			return nil, nil, true, nil
+		}
+		ft := &t.Columns[idx.Columns[i].Offset].FieldType
+		cd, ok := exactConvert(d, ft)
+		if !ok {
+			return key, codec.PrefixEnd(key), false, nil
+		}
+		key = codec.EncodeKey(key, cd)
+	}
+	if len(r.Eq) >= len(idx.Columns) || len(r.Lows)+len(r.Highs) == 0 {
+		return key, codec.PrefixEnd(key), false, nil
+	}
+	ft := &t.Columns[idx.Columns[len(r.Eq)].Offset].FieldType
+	lo, loExcl, none, err := pickBound(ectx, r.Lows, ft, 1)
+	if err != nil || none {
+		return nil, nil, none, err
+	}
+	hi, hiExcl, none, err := pickBound(ectx, r.Highs, ft, -1)
+	if err != nil || none {
+		return nil, nil, none, err
+	}
+	start, end = key, codec.PrefixEnd(key)
+	if lo != nil {
+		start = codec.EncodeKey(append([]byte(nil), key...), *lo)
+		if loExcl {
+			start = codec.PrefixEnd(start)
+		}
+	}
+	if hi != nil {
+		end = codec.EncodeKey(append([]byte(nil), key...), *hi)
+		if !hiExcl {
+			end = codec.PrefixEnd(end)
+		}
+	}
+	return start, end, false, nil
+}
+
+// pickBound evaluates bounds and keeps the tightest (dir 1: largest low,
+// -1: smallest high); nil when unbounded.
+func pickBound(ectx *Context, bs []planner.Bound, ft *types.FieldType, dir int) (best *types.Datum, excl, none bool, err error) {
+	for _, b := range bs {
+		d, err := b.Value.Eval(ectx.Eval, chunk.Row{})
+		if err != nil {
+			return nil, false, false, err
+		}
+		if d.IsNull() {
+			return nil, false, true, nil
+		}
+		cd, ok := exactConvert(d, ft)
+		if !ok {
+			continue
+		}
+		if best == nil {
+			best, excl = &cd, b.Excl
+			continue
+		}
+		c := cd.Compare(best) * dir
+		if c > 0 || (c == 0 && b.Excl) {
+			best, excl = &cd, b.Excl
+		}
+	}
+	return best, excl, false, nil
+}
+
+// exactConvert converts d to the column type when that loses nothing.
+func exactConvert(d types.Datum, ft *types.FieldType) (types.Datum, bool) {
+	cd, err := types.ConvertDatum(d, ft)
+	if err != nil {
+		return d, false
+	}
+	if ft.EvalType() == types.ETString || d.Kind() == cd.Kind() {
+		return cd, true
+	}
+	back := cd
+	return cd, back.Compare(&d) == 0
+}
+
+var _ = expr.FnEQ

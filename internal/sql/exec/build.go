@@ -1,0 +1,68 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/strata-db/strata/internal/sql/planner"
+)
+
+// Build turns a plan into executors over ectx.
+func Build(ectx *Context, p planner.Plan) (Executor, error) {
+	fts := planner.FieldTypes(p.Schema())
+	mk := func(child planner.Plan) (base, error) {
+		b := base{ectx: ectx, fts: fts}
+		if child != nil {
+			c, err := Build(ectx, child)
+			if err != nil {
+				return b, err
+			}
+			b.child = c
+		}
+		return b, nil
+	}
+	switch x := p.(type) {
+	case *planner.PointGet:
+		b, _ := mk(nil)
+		return &pointGet{base: b, p: x}, nil
+	case *planner.TableScan:
+		b, _ := mk(nil)
+		return &tableScan{base: b, p: x}, nil
+	case *planner.IndexLookUp:
+		b, _ := mk(nil)
+		return &indexLookUp{base: b, p: x}, nil
+	case *planner.Selection:
+		b, err := mk(x.Child)
+		return &selection{base: b, conds: x.Conds}, err
+	case *planner.Projection:
+		b, err := mk(x.Child)
+		return &projection{base: b, exprs: x.Exprs}, err
+	case *planner.Sort:
+		b, err := mk(x.Child)
+		return &sortExec{base: b, by: x.By}, err
+	case *planner.TopN:
+		b, err := mk(x.Child)
+		return &sortExec{base: b, by: x.By, offset: x.Offset, count: x.Count, topN: true}, err
+	case *planner.Limit:
+		b, err := mk(x.Child)
+		return &limit{base: b, offsetE: x.Offset, countE: x.Count}, err
+	case *planner.Agg:
+		b, err := mk(x.Child)
+		if x.Stream {
+			return &streamAgg{base: b, p: x}, err
+		}
+		return &hashAgg{base: b, p: x}, err
+	case *planner.Lock:
+		b, err := mk(x.Child)
+		return &lock{base: b, p: x}, err
+	case *planner.Insert:
+		b, err := mk(x.Select)
+		return &insert{base: b, p: x}, err
+	case *planner.Update:
+		b, err := mk(x.Child)
+		return &update{base: b, p: x}, err
+	case *planner.Delete:
+		b, err := mk(x.Child)
+		return &deleteExec{base: b, p: x}, err
+	}
+	return nil, fmt.Errorf("exec: no executor for %T", p)
+}

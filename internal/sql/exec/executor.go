@@ -1,0 +1,100 @@
+package exec
+
+import (
+	"context"
+	"time"
+
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// Executor is one operator of an execution tree: Open, then Next until it
+// returns a chunk with no rows, then Close. Next resets chk and fills it
+// with up to chk.Capacity() rows of FieldTypes().
+type Executor interface {
+	Open(ctx context.Context) error
+	Next(ctx context.Context, chk *chunk.Chunk) error
+	Close() error
+	FieldTypes() []*types.FieldType
+}
+
+// Context is what one statement's execution needs: the transaction it
+// reads and writes, the evaluation context (parameters, sql_mode,
+// warnings), the auto-increment allocator; it collects the statement's
+// affected rows and first auto-generated id.
+type Context struct {
+	Eval  expr.EvalContext
+	Txn   kv.Transaction
+	Alloc *catalog.Allocator
+	// Strict: STRICT_TRANS_TABLES / STRICT_ALL_TABLES (errors instead of
+	// warnings for bad values).
+	Strict bool
+	// NoAutoValueOnZero: a 0 stored in an AUTO_INCREMENT column is kept.
+	NoAutoValueOnZero bool
+	// Now is the statement time (DEFAULT CURRENT_TIMESTAMP).
+	Now time.Time
+
+	// AffectedRows counts rows as MySQL does (ON DUPLICATE KEY UPDATE: 2
+	// per updated row).
+	AffectedRows uint64
+	// LastInsertID is the first AUTO_INCREMENT value the statement
+	// generated (0: none).
+	LastInsertID uint64
+	// Chunk is the capacity of the chunks operators allocate.
+	ChunkSize int
+}
+
+func (c *Context) chunkSize() int {
+	if c.ChunkSize <= 0 {
+		return 256
+	}
+	return c.ChunkSize
+}
+
+// base holds what every operator has: its context, output types and
+// (for operators with one input) the child with a chunk to read it into.
+type base struct {
+	ectx  *Context
+	fts   []*types.FieldType
+	child Executor
+	buf   *chunk.Chunk
+}
+
+func (b *base) FieldTypes() []*types.FieldType { return b.fts }
+
+func (b *base) openChild(ctx context.Context) error {
+	if b.child == nil {
+		return nil
+	}
+	if b.buf == nil {
+		b.buf = chunk.New(b.child.FieldTypes(), b.ectx.chunkSize())
+	}
+	return b.child.Open(ctx)
+}
+
+func (b *base) Close() error {
+	if b.child != nil {
+		return b.child.Close()
+	}
+	return nil
+}
+
+// Drain runs e to the end, calling fn for every chunk it produces (the
+// chunk is reused: copy what must outlive the call).
+func Drain(ctx context.Context, e Executor, size int, fn func(*chunk.Chunk) error) error {
+	chk := chunk.New(e.FieldTypes(), size)
+	for {
+		if err := e.Next(ctx, chk); err != nil {
+			return err
+		}
+		if chk.NumRows() == 0 {
+			return nil
+		}
+		if err := fn(chk); err != nil {
+			return err
+		}
+	}
+}

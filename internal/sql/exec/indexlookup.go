@@ -1,0 +1,123 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/planner"
+)
+
+// indexLookUp scans the index entries of each range in turn, and for
+// every batch of entries reads the rows they point to with one BatchGet,
+// returning rows in index order. A handle seen twice (overlapping ranges)
+// is returned once.
+type indexLookUp struct {
+	base
+	p     *planner.IndexLookUp
+	dec   rowDecoder
+	rng   int
+	iter  kv.Iterator
+	seen  map[int64]struct{}
+	batch []int64
+	keys  []kv.Key
+}
+
+func (e *indexLookUp) Open(context.Context) error {
+	e.dec = newRowDecoder(e.p.Table)
+	e.rng = 0
+	e.seen = nil
+	if len(e.p.Ranges) > 1 {
+		e.seen = make(map[int64]struct{})
+	}
+	return nil
+}
+
+// nextIter opens the iterator of the next non-empty range; false when
+// all ranges are done.
+func (e *indexLookUp) nextIter(ctx context.Context) (bool, error) {
+	for e.iter == nil {
+		if e.rng >= len(e.p.Ranges) {
+			return false, nil
+		}
+		r := &e.p.Ranges[e.rng]
+		e.rng++
+		start, end, empty, err := indexKeyRange(e.ectx, e.p, r)
+		if err != nil {
+			return false, err
+		}
+		if empty {
+			continue
+		}
+		if e.p.Desc {
+			e.iter, err = e.ectx.Txn.IterReverse(ctx, start, end)
+		} else {
+			e.iter, err = e.ectx.Txn.Iter(ctx, start, end)
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func (e *indexLookUp) Next(ctx context.Context, chk *chunk.Chunk) error {
+	chk.Reset()
+	e.batch = e.batch[:0]
+	for len(e.batch) < chk.Capacity() {
+		ok, err := e.nextIter(ctx)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if !e.iter.Valid() {
+			e.iter.Close()
+			e.iter = nil
+			continue
+		}
+		h, err := catalog.IndexEntryHandle(e.p.Index, e.iter.Key(), e.iter.Value())
+		if err != nil {
+			return err
+		}
+		if err := e.iter.Next(); err != nil {
+			return err
+		}
+		if e.seen != nil {
+			if _, dup := e.seen[h]; dup {
+				continue
+			}
+			e.seen[h] = struct{}{}
+		}
+		e.batch = append(e.batch, h)
+	}
+	if len(e.batch) == 0 {
+		return nil
+	}
+	e.keys = e.keys[:0]
+	for _, h := range e.batch {
+		e.keys = append(e.keys, e.p.Table.RecordKey(h))
+	}
+	vals, err := e.ectx.Txn.BatchGet(ctx, e.keys)
+	if err != nil {
+		return err
+	}
+	for i, h := range e.batch {
+		if v, ok := vals[string(e.keys[i])]; ok {
+			if err := e.dec.appendRow(chk, h, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (e *indexLookUp) Close() error {
+	if e.iter != nil {
+		e.iter.Close()
+		e.iter = nil
+	}
+	return nil
+}

@@ -1,0 +1,231 @@
+package planner
+
+import (
+	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// colCond is a condition of the form column op constant-expression(s).
+type colCond struct {
+	col  int // offset in the table source
+	name string
+	args []expr.Expression // values (one; two for between; n for in)
+	cond expr.Expression
+}
+
+// matchColCond recognises col = v, v op col, col IN (...), col BETWEEN a
+// AND b and col IS NULL, where the values read no column (constants,
+// parameters, folded expressions).
+func matchColCond(e expr.Expression) (colCond, bool) {
+	f, ok := e.(*expr.ScalarFunction)
+	if !ok {
+		return colCond{}, false
+	}
+	switch f.Name {
+	case expr.FnEQ, expr.FnLT, expr.FnLE, expr.FnGT, expr.FnGE:
+		if c, ok := f.Args[0].(*expr.Column); ok && isConst(f.Args[1]) {
+			return colCond{col: c.Index, name: f.Name, args: f.Args[1:2], cond: e}, true
+		}
+		if c, ok := f.Args[1].(*expr.Column); ok && isConst(f.Args[0]) {
+			return colCond{col: c.Index, name: expr.ReverseComparison(f.Name), args: f.Args[0:1], cond: e}, true
+		}
+	case expr.FnIn, expr.FnBetween:
+		c, ok := f.Args[0].(*expr.Column)
+		if !ok {
+			return colCond{}, false
+		}
+		for _, a := range f.Args[1:] {
+			if !isConst(a) {
+				return colCond{}, false
+			}
+		}
+		return colCond{col: c.Index, name: f.Name, args: f.Args[1:], cond: e}, true
+	case expr.FnIsNull:
+		if c, ok := f.Args[0].(*expr.Column); ok {
+			return colCond{col: c.Index, name: f.Name, cond: e}, true
+		}
+	}
+	return colCond{}, false
+}
+
+func isConst(e expr.Expression) bool { return len(expr.ExtractColumns(e)) == 0 }
+
+// accessPath picks the read of src for conds (over src's schema) and
+// returns it with the conditions still to be checked on its rows.
+func accessPath(src TableSource, conds []expr.Expression) (Plan, []expr.Expression) {
+	var ccs []colCond
+	for _, c := range conds {
+		if cc, ok := matchColCond(c); ok {
+			ccs = append(ccs, cc)
+		}
+	}
+	t := src.Table
+	if pk := t.PKHandleColumn(); pk != nil {
+		if p, rest := handlePath(src, pk.Offset, ccs, conds); p != nil {
+			return p, rest
+		}
+	}
+	var best *IndexLookUp
+	bestScore := 0
+	for _, idx := range t.PublicIndices() {
+		ranges, score := indexRanges(t, idx, ccs)
+		if score > bestScore {
+			best = &IndexLookUp{TableSource: src, Index: idx, Ranges: ranges}
+			bestScore = score
+		}
+	}
+	if best != nil {
+		if pg := uniquePointGet(best); pg != nil {
+			return pg, conds
+		}
+		return best, conds
+	}
+	if pk := t.PKHandleColumn(); pk != nil {
+		var r HandleRange
+		for _, cc := range ccs {
+			if cc.col == pk.Offset {
+				addBounds(&r.Lows, &r.Highs, cc)
+			}
+		}
+		if len(r.Lows)+len(r.Highs) > 0 {
+			return &TableScan{TableSource: src, Range: r}, conds
+		}
+	}
+	return &TableScan{TableSource: src, Full: true}, conds
+}
+
+// handlePath: an equality or IN list on the int primary key is a
+// (batch) point get, which checks the condition exactly.
+func handlePath(src TableSource, pk int, ccs []colCond, conds []expr.Expression) (Plan, []expr.Expression) {
+	for _, cc := range ccs {
+		if cc.col != pk || (cc.name != expr.FnEQ && cc.name != expr.FnIn) {
+			continue
+		}
+		rest := make([]expr.Expression, 0, len(conds))
+		for _, c := range conds {
+			if c != cc.cond {
+				rest = append(rest, c)
+			}
+		}
+		return &PointGet{TableSource: src, Handles: cc.args}, rest
+	}
+	return nil, conds
+}
+
+// addBounds adds the range bounds of a comparison or BETWEEN.
+func addBounds(lows, highs *[]Bound, cc colCond) {
+	switch cc.name {
+	case expr.FnEQ:
+		*lows = append(*lows, Bound{Value: cc.args[0]})
+		*highs = append(*highs, Bound{Value: cc.args[0]})
+	case expr.FnGT:
+		*lows = append(*lows, Bound{Value: cc.args[0], Excl: true})
+	case expr.FnGE:
+		*lows = append(*lows, Bound{Value: cc.args[0]})
+	case expr.FnLT:
+		*highs = append(*highs, Bound{Value: cc.args[0], Excl: true})
+	case expr.FnLE:
+		*highs = append(*highs, Bound{Value: cc.args[0]})
+	case expr.FnBetween:
+		*lows = append(*lows, Bound{Value: cc.args[0]})
+		*highs = append(*highs, Bound{Value: cc.args[1]})
+	}
+}
+
+// indexRanges builds the ranges of idx from the conditions: equalities on
+// a prefix of its columns, then an IN list, IS NULL or range bounds on the
+// next column. The score favours more equal columns.
+func indexRanges(t *catalog.TableInfo, idx *catalog.IndexInfo, ccs []colCond) ([]IndexRange, int) {
+	var eq []expr.Expression
+	score := 0
+	for _, ic := range idx.Columns {
+		if ic.Length >= 0 || !keyComparable(&t.Columns[ic.Offset].FieldType) {
+			break
+		}
+		var r IndexRange
+		var in *colCond
+		var null bool
+		for i := range ccs {
+			cc := &ccs[i]
+			if cc.col != ic.Offset {
+				continue
+			}
+			switch cc.name {
+			case expr.FnIn:
+				in = cc
+			case expr.FnIsNull:
+				null = true
+			default:
+				addBounds(&r.Lows, &r.Highs, *cc)
+			}
+		}
+		if v, ok := eqValue(r); ok {
+			eq = append(eq, v)
+			score += 4
+			continue
+		}
+		switch {
+		case null:
+			nullC := expr.NewConstant(types.NewNullDatum(), nil)
+			return []IndexRange{{Eq: append(eq, nullC), NullLast: true}}, score + 4
+		case in != nil:
+			ranges := make([]IndexRange, len(in.args))
+			for i, v := range in.args {
+				ranges[i] = IndexRange{Eq: append(append([]expr.Expression(nil), eq...), v)}
+			}
+			return ranges, score + 3
+		case len(r.Lows)+len(r.Highs) > 0:
+			r.Eq = eq
+			return []IndexRange{r}, score + 1
+		}
+		break
+	}
+	if len(eq) == 0 {
+		return nil, 0
+	}
+	return []IndexRange{{Eq: eq}}, score
+}
+
+// eqValue returns the value of an equality among r's bounds.
+func eqValue(r IndexRange) (expr.Expression, bool) {
+	for _, l := range r.Lows {
+		for _, h := range r.Highs {
+			if l.Value == h.Value {
+				return l.Value, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// keyComparable: values of the type compare in SQL as their memcomparable
+// key encodings do (strings only under binary collations).
+func keyComparable(ft *types.FieldType) bool {
+	if ft.EvalType() != types.ETString {
+		return true
+	}
+	c := ft.Collate
+	return c == "binary" || c == "utf8mb4_bin" || c == "utf8_bin" || c == "ascii_bin" || c == "latin1_bin"
+}
+
+// uniquePointGet turns a lookup of full equal keys of a unique index into
+// a (batch) point get on the index.
+func uniquePointGet(p *IndexLookUp) *PointGet {
+	if !p.Index.Unique {
+		return nil
+	}
+	vals := make([][]expr.Expression, 0, len(p.Ranges))
+	for _, r := range p.Ranges {
+		if len(r.Eq) != len(p.Index.Columns) || len(r.Lows)+len(r.Highs) > 0 {
+			return nil
+		}
+		for _, v := range r.Eq {
+			if c, ok := v.(*expr.Constant); ok && !c.IsParam() && c.Value.IsNull() {
+				return nil
+			}
+		}
+		vals = append(vals, r.Eq)
+	}
+	return &PointGet{TableSource: p.TableSource, Index: p.Index, IndexValues: vals}
+}

@@ -1,0 +1,225 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// buildSelect plans a single-table SELECT.
+func buildSelect(ctx Context, st *ast.SelectStmt) (Plan, error) {
+	if st.Kind != ast.SelectStmtKindSelect || st.With != nil || len(st.WindowSpecs) > 0 || st.SelectIntoOpt != nil {
+		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this SELECT")
+	}
+	src, err := singleTable(ctx, st.From)
+	if err != nil {
+		return nil, err
+	}
+	p, err := buildRead(ctx, src, st.Where)
+	if err != nil {
+		return nil, err
+	}
+	if st.LockInfo != nil && st.LockInfo.LockType != ast.SelectLockNone {
+		p = &Lock{Child: p, Table: src.Table, Handle: src.HandleIndex()}
+	}
+	aggs := collectAggs(st)
+	var res *schema // what the field list, HAVING and ORDER BY resolve against
+	if len(aggs) > 0 || st.GroupBy != nil {
+		agg, err := buildAgg(ctx, p, st.GroupBy, aggs)
+		if err != nil {
+			return nil, err
+		}
+		p = agg
+		res = aggSchema(agg, aggs)
+		if st.Having != nil {
+			res.clause = "having clause"
+			c, err := expr.Build(ctx, st.Having.Expr, res)
+			if err != nil {
+				return nil, err
+			}
+			p = &Selection{Child: p, Conds: splitAnd(c, nil)}
+		}
+	} else {
+		if st.Having != nil {
+			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "HAVING without aggregation")
+		}
+		res = &schema{cols: p.Schema()}
+	}
+	proj, nVisible, err := buildFields(ctx, p, res, st.Fields.Fields)
+	if err != nil {
+		return nil, err
+	}
+	by, err := buildOrderBy(ctx, proj, res, st.Fields.Fields, st.OrderBy)
+	if err != nil {
+		return nil, err
+	}
+	p = proj
+	if st.Distinct {
+		p = distinct(p, nVisible)
+	}
+	if p, err = buildSortLimit(ctx, p, by, st.Limit); err != nil {
+		return nil, err
+	}
+	return trimHidden(p, nVisible), nil
+}
+
+// buildFields projects the field list over p; ORDER BY may append hidden
+// columns to the projection later. nVisible is the field count.
+func buildFields(ctx Context, p Plan, res *schema, fields []*ast.SelectField) (*Projection, int, error) {
+	proj := &Projection{Child: p}
+	res.clause = "field list"
+	in := p.Schema()
+	for _, f := range fields {
+		if f.WildCard != nil {
+			n := 0
+			for i, c := range in {
+				if c.Hidden || (f.WildCard.Table.O != "" && !strings.EqualFold(c.Table, f.WildCard.Table.O)) {
+					continue
+				}
+				proj.Exprs = append(proj.Exprs, columnOf(in, i))
+				proj.Cols = append(proj.Cols, OutCol{DB: c.DB, Table: c.Table, Name: c.Name, Ft: c.Ft})
+				n++
+			}
+			if n == 0 && f.WildCard.Table.O != "" {
+				return nil, 0, sqlerr.New(sqlerr.ErrBadTable, f.WildCard.Table.O)
+			}
+			continue
+		}
+		e, err := expr.Build(ctx, f.Expr, res)
+		if err != nil {
+			return nil, 0, err
+		}
+		col := OutCol{Name: fieldName(f), Ft: e.Type()}
+		if c, ok := e.(*expr.Column); ok && c.Index < len(in) {
+			col.DB, col.Table = in[c.Index].DB, in[c.Index].Table
+		}
+		proj.Exprs = append(proj.Exprs, e)
+		proj.Cols = append(proj.Cols, col)
+	}
+	return proj, len(proj.Cols), nil
+}
+
+// fieldName is the result column name of a field.
+func fieldName(f *ast.SelectField) string {
+	if f.AsName.O != "" {
+		return f.AsName.O
+	}
+	if c, ok := f.Expr.(*ast.ColumnNameExpr); ok {
+		return c.Name.Name.O
+	}
+	if t := f.Text(); t != "" {
+		return t
+	}
+	var sb strings.Builder
+	_ = f.Expr.Restore(newRestoreCtx(&sb))
+	return sb.String()
+}
+
+// buildOrderBy resolves ORDER BY items to columns of proj: a position, a
+// field's alias or column name, else an expression over the projection's
+// input appended as a hidden column.
+func buildOrderBy(ctx Context, proj *Projection, res *schema, fields []*ast.SelectField, ob *ast.OrderByClause) ([]ByItem, error) {
+	if ob == nil {
+		return nil, nil
+	}
+	res.clause = "order clause"
+	by := make([]ByItem, 0, len(ob.Items))
+	for _, item := range ob.Items {
+		idx, err := orderTarget(proj, fields, item.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if idx < 0 {
+			e, err := expr.Build(ctx, item.Expr, res)
+			if err != nil {
+				return nil, err
+			}
+			proj.Exprs = append(proj.Exprs, e)
+			proj.Cols = append(proj.Cols, OutCol{Name: "order_" + strconv.Itoa(len(proj.Cols)), Ft: e.Type(), Hidden: true})
+			idx = len(proj.Cols) - 1
+		}
+		by = append(by, ByItem{Expr: columnOf(proj.Cols, idx), Desc: item.Desc})
+	}
+	return by, nil
+}
+
+// orderTarget finds the projected column an ORDER BY item names, -1 if
+// none.
+func orderTarget(proj *Projection, fields []*ast.SelectField, e ast.ExprNode) (int, error) {
+	switch n := e.(type) {
+	case *ast.PositionExpr:
+		if n.N < 1 || n.N > len(proj.Cols) {
+			return 0, sqlerr.New(sqlerr.ErrBadField, strconv.Itoa(n.N), "order clause")
+		}
+		return n.N - 1, nil
+	case *ast.ColumnNameExpr:
+		if n.Name.Table.O != "" {
+			return -1, nil
+		}
+		hasWild := false
+		for _, f := range fields {
+			hasWild = hasWild || f.WildCard != nil
+		}
+		for i, c := range proj.Cols {
+			if c.Hidden || !strings.EqualFold(c.Name, n.Name.Name.O) {
+				continue
+			}
+			if _, isCol := proj.Exprs[i].(*expr.Column); isCol || !hasWild {
+				return i, nil
+			}
+		}
+	}
+	return -1, nil
+}
+
+// distinct keeps one row per distinct value of the first n columns.
+func distinct(p Plan, n int) Plan {
+	cols := p.Schema()
+	agg := &Agg{Child: p}
+	for i := 0; i < n; i++ {
+		agg.GroupBy = append(agg.GroupBy, columnOf(cols, i))
+	}
+	agg.cols = append([]OutCol(nil), cols...)
+	return agg
+}
+
+// buildSortLimit adds Sort, TopN or Limit.
+func buildSortLimit(ctx Context, p Plan, by []ByItem, lim *ast.Limit) (Plan, error) {
+	var off, cnt expr.Expression
+	if lim != nil {
+		var err error
+		if cnt, err = buildExpr(ctx, lim.Count, nil, "limit clause"); err != nil {
+			return nil, err
+		}
+		if lim.Offset != nil {
+			if off, err = buildExpr(ctx, lim.Offset, nil, "limit clause"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	switch {
+	case len(by) > 0 && cnt != nil:
+		return &TopN{Child: p, By: by, Offset: off, Count: cnt}, nil
+	case len(by) > 0:
+		return &Sort{Child: p, By: by}, nil
+	case cnt != nil:
+		return &Limit{Child: p, Offset: off, Count: cnt}, nil
+	}
+	return p, nil
+}
+
+// trimHidden drops the hidden columns ORDER BY added.
+func trimHidden(p Plan, n int) Plan {
+	cols := p.Schema()
+	if len(cols) == n {
+		return p
+	}
+	proj := &Projection{Child: p, Cols: cols[:n:n]}
+	for i := 0; i < n; i++ {
+		proj.Exprs = append(proj.Exprs, columnOf(cols, i))
+	}
+	return proj
+}

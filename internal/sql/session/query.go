@@ -1,0 +1,163 @@
+package session
+
+import (
+	"context"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/client/txnclient"
+	"github.com/strata-db/strata/internal/sql/exec"
+	"github.com/strata-db/strata/internal/sql/planner"
+	"github.com/strata-db/strata/internal/sql/server"
+	"github.com/strata-db/strata/internal/sql/session/sysvar"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// execQuery runs SELECT with FROM, INSERT, REPLACE, UPDATE, DELETE and
+// EXPLAIN through the planner and the executors.
+func (s *Session) execQuery(ctx context.Context, stmt ast.StmtNode) (server.Result, error) {
+	q := s.newQueryCtx(nil)
+	p, err := planner.Build(q, stmt)
+	if err != nil {
+		return nil, err
+	}
+	return s.runPlan(ctx, q, p)
+}
+
+// runPlan executes a plan: reads in the statement's transaction into a
+// materialized result, writes with the autocommit retry of write
+// conflicts.
+func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan) (server.Result, error) {
+	if ex, ok := p.(*planner.Explain); ok {
+		return stringsResult(planner.ExplainColumns, planner.ExplainRows(ex.Target)), nil
+	}
+	if p.Schema() != nil {
+		return s.runRead(ctx, q, p)
+	}
+	var ectx *exec.Context
+	err := s.runAutocommitRetry(ctx, func(txn *txnclient.Txn) error {
+		ectx = s.execContext(q, txn)
+		e, err := exec.Build(ectx, p)
+		if err != nil {
+			return err
+		}
+		return runToEnd(ctx, e)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ectx.LastInsertID != 0 {
+		s.vars.SetLastInsertID(ectx.LastInsertID)
+	}
+	return &okResult{affected: ectx.AffectedRows, lastInsertID: ectx.LastInsertID}, nil
+}
+
+func (s *Session) execContext(q *queryCtx, txn *txnclient.Txn) *exec.Context {
+	mode := s.vars.SQLMode()
+	return &exec.Context{
+		Eval: q, Txn: txn, Alloc: s.d.catalog.Allocator(), Now: q.now,
+		Strict:            mode.Strict(),
+		NoAutoValueOnZero: mode&sysvar.ModeNoAutoValueOnZero != 0,
+	}
+}
+
+func runToEnd(ctx context.Context, e exec.Executor) error {
+	if err := e.Open(ctx); err != nil {
+		_ = e.Close()
+		return err
+	}
+	err := exec.Drain(ctx, e, 32, func(*chunk.Chunk) error { return nil })
+	if cerr := e.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// runRead runs a query and keeps its rows.
+func (s *Session) runRead(ctx context.Context, q *queryCtx, p planner.Plan) (server.Result, error) {
+	txn, autocommit, err := s.stmtTxn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.readRows(ctx, q, p, txn)
+	if autocommit {
+		if _, isLock := findLock(p); isLock && err == nil {
+			err = txn.Commit(ctx)
+		} else {
+			_ = txn.Rollback()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func findLock(p planner.Plan) (*planner.Lock, bool) {
+	if l, ok := p.(*planner.Lock); ok {
+		return l, true
+	}
+	for _, c := range p.Children() {
+		if l, ok := findLock(c); ok {
+			return l, true
+		}
+	}
+	return nil, false
+}
+
+func (s *Session) readRows(ctx context.Context, q *queryCtx, p planner.Plan, txn *txnclient.Txn) (*queryResult, error) {
+	ectx := s.execContext(q, txn)
+	e, err := exec.Build(ectx, p)
+	if err != nil {
+		return nil, err
+	}
+	cols := p.Schema()
+	res := &queryResult{cols: make([]*server.Column, len(cols))}
+	for i, c := range cols {
+		res.cols[i] = columnOf(c.Name, c.Ft)
+		res.cols[i].Table, res.cols[i].OrgTable, res.cols[i].Schema = c.Table, c.Table, c.DB
+	}
+	if err := e.Open(ctx); err != nil {
+		_ = e.Close()
+		return nil, err
+	}
+	defer e.Close()
+	for {
+		chk := chunk.New(e.FieldTypes(), 256)
+		if err := e.Next(ctx, chk); err != nil {
+			return nil, err
+		}
+		if chk.NumRows() == 0 {
+			return res, nil
+		}
+		res.chunks = append(res.chunks, chk)
+	}
+}
+
+// queryResult holds a query's rows in chunks.
+type queryResult struct {
+	cols   []*server.Column
+	chunks []*chunk.Chunk
+	rows   []server.Row
+}
+
+func (r *queryResult) Columns() []*server.Column { return r.cols }
+
+func (r *queryResult) Next(context.Context) ([]server.Row, error) {
+	if len(r.chunks) == 0 {
+		return nil, nil
+	}
+	chk := r.chunks[0]
+	r.chunks = r.chunks[1:]
+	r.rows = r.rows[:0]
+	for i := 0; i < chk.NumRows(); i++ {
+		r.rows = append(r.rows, chk.GetRow(i))
+	}
+	return r.rows, nil
+}
+
+func (r *queryResult) AffectedRows() uint64 { return 0 }
+func (r *queryResult) LastInsertID() uint64 { return 0 }
+func (r *queryResult) Close()               { r.chunks = nil }
+
+var _ = types.NewNullDatum

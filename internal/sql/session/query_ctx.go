@@ -1,0 +1,55 @@
+package session
+
+import (
+	"strings"
+	"time"
+
+	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// queryCtx is the expr.EvalContext and planner.Context of one statement
+// execution: the session's variables, the statement's parameters and
+// start time.
+type queryCtx struct {
+	s      *Session
+	is     *catalog.InfoSchema
+	params []types.Datum
+	now    time.Time
+}
+
+func (s *Session) newQueryCtx(params []types.Datum) *queryCtx {
+	return &queryCtx{s: s, is: s.d.catalog.InfoSchema(), params: params, now: time.Now()}
+}
+
+func (q *queryCtx) InfoSchema() *catalog.InfoSchema { return q.is }
+func (q *queryCtx) SQLMode() uint64                 { return uint64(q.s.vars.SQLMode()) }
+func (q *queryCtx) Location() *time.Location        { return q.s.vars.Location() }
+func (q *queryCtx) Now() time.Time                  { return q.now }
+func (q *queryCtx) CurrentDB() string               { return q.s.db }
+func (q *queryCtx) User() string                    { return q.s.conn.User + "@" + q.s.conn.Host }
+func (q *queryCtx) ConnectionID() uint64            { return uint64(q.s.conn.ID) }
+func (q *queryCtx) LastInsertID() uint64            { return q.s.vars.LastInsertID() }
+func (q *queryCtx) AppendWarning(err error)         { q.s.warnings = append(q.s.warnings, err) }
+
+func (q *queryCtx) Param(i int) types.Datum {
+	if i < 0 || i >= len(q.params) {
+		return types.NewNullDatum()
+	}
+	return q.params[i]
+}
+
+func (q *queryCtx) GetSysVar(name string, global bool) (string, error) {
+	if global {
+		return q.s.vars.GetGlobal(name)
+	}
+	return q.s.vars.Get(name)
+}
+
+func (q *queryCtx) GetUserVar(name string) (types.Datum, bool) {
+	v, ok := q.s.userVars[strings.ToLower(name)]
+	if !ok {
+		return types.NewNullDatum(), false
+	}
+	return types.NewStringDatum(v), true
+}
