@@ -17,6 +17,13 @@ func (t *TableInfo) init() error {
 			return fmt.Errorf("table %s column %s: %w", t.Name, c.Name, err)
 		}
 	}
+	t.colInfos = t.buildColInfos()
+	t.storedIDs = t.storedIDs[:0]
+	for _, c := range t.Columns {
+		if !(t.PKIsHandle && c.InPrimaryKey()) {
+			t.storedIDs = append(t.storedIDs, c.ID)
+		}
+	}
 	return nil
 }
 

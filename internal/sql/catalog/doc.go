@@ -28,6 +28,21 @@
 // tidb_enable_clustered_index); other tables get _tidb_rowid handles from
 // the Allocator and keep their primary key as a unique index.
 //
+// AddRecord, UpdateRecord and RemoveRecord (records.go) write a row with
+// all its writable index entries and check unique keys first (1062).
+//
+// # Files
+//
+//	model.go, default.go      the model; defaults (DEFAULT, origin defaults of added columns)
+//	meta.go                   metadata keys and JSON
+//	infoschema.go, catalog.go snapshots, Catalog, Refresh, the DDL transaction loop
+//	build_table.go, charset.go, default_expr.go   CREATE TABLE's AST → TableInfo
+//	ddl_*.go                  one file per kind of DDL
+//	rangedel.go               batched deletion of key ranges
+//	tables.go, records.go     row and index encoding, DML writes
+//	autoid.go                 Allocator
+//	show.go                   SHOW CREATE TABLE, DESCRIBE, SHOW INDEX
+//
 // # DDL
 //
 // Each DDL statement runs in KV transactions (catalog.go runDDL): the
@@ -50,8 +65,9 @@
 //
 // This is not yet the online F1 protocol: a server that has not refreshed
 // since the write-only step does not maintain the new index. Until schema
-// leases exist, SQL servers must Refresh before each statement (cheap: one
-// point read of the version key when nothing changed). A crash between
+// leases exist, SQL servers must refresh before each statement (cheap:
+// RefreshFrom the statement's own transaction is one point read of the
+// version key when nothing changed). A crash between
 // steps can leave a write-only index or undeleted data of a dropped table;
 // neither is visible to SQL.
 //

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"github.com/strata-db/strata/internal/codec"
 	"strconv"
 	"strings"
 
@@ -62,6 +63,10 @@ type TableInfo struct {
 	MaxIndexID    int64 `json:"max_index_id"`
 	// Version counts the DDL changes of this table.
 	Version int64 `json:"version"`
+
+	// Caches filled by init before the info is shared (nil on clones).
+	colInfos  []codec.ColInfo
+	storedIDs []int64 // IDs of the columns stored in row values
 }
 
 // ColumnInfo describes a column. Offset is its position in
@@ -210,6 +215,7 @@ func (t *TableInfo) PrimaryIndex() *IndexInfo {
 // Clone returns a deep copy of t, for DDL to modify.
 func (t *TableInfo) Clone() *TableInfo {
 	c := *t
+	c.colInfos, c.storedIDs = nil, nil
 	c.Columns = make([]*ColumnInfo, len(t.Columns))
 	for i, col := range t.Columns {
 		cc := *col

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/strata-db/strata/internal/codec"
@@ -24,8 +25,16 @@ import (
 var nonUniqueIndexValue = []byte{'0'}
 
 // ColInfos returns the row-decoding descriptions of all columns in offset
-// order (for codec.DecodeRowToChunk / DecodeRowToDatums).
+// order (for codec.DecodeRowToChunk / DecodeRowToDatums). The slice is
+// shared: do not modify it.
 func (t *TableInfo) ColInfos() []codec.ColInfo {
+	if t.colInfos != nil {
+		return t.colInfos
+	}
+	return t.buildColInfos()
+}
+
+func (t *TableInfo) buildColInfos() []codec.ColInfo {
 	out := make([]codec.ColInfo, len(t.Columns))
 	for i, c := range t.Columns {
 		out[i] = c.ColInfo(t.PKIsHandle)
@@ -60,17 +69,28 @@ func (t *TableInfo) Handle(row []types.Datum) (handle int64, ok bool) {
 // EncodeRecord returns the key and value of row (datums by column offset)
 // stored under handle. The handle column is not stored in the value.
 func (t *TableInfo) EncodeRecord(handle int64, row []types.Datum) (key kv.Key, value []byte) {
-	ids := make([]int64, 0, len(t.Columns))
-	datums := make([]types.Datum, 0, len(t.Columns))
-	for _, c := range t.Columns {
-		if t.PKIsHandle && c.InPrimaryKey() {
-			continue
+	ids := t.storedIDs
+	if ids == nil {
+		for _, c := range t.Columns {
+			if !(t.PKIsHandle && c.InPrimaryKey()) {
+				ids = append(ids, c.ID)
+			}
 		}
-		ids = append(ids, c.ID)
-		datums = append(datums, row[c.Offset])
 	}
-	return t.RecordKey(handle), codec.EncodeRow(ids, datums)
+	datums := make([]types.Datum, 0, len(ids))
+	for _, c := range t.Columns {
+		if !(t.PKIsHandle && c.InPrimaryKey()) {
+			datums = append(datums, row[c.Offset])
+		}
+	}
+	enc := rowEncoders.Get().(*codec.RowEncoder)
+	value = enc.Encode(nil, ids, datums)
+	rowEncoders.Put(enc)
+	return t.RecordKey(handle), value
 }
+
+// rowEncoders recycles the row encoders' scratch memory.
+var rowEncoders = sync.Pool{New: func() any { return new(codec.RowEncoder) }}
 
 // DecodeRecord decodes a row value into datums by column offset (strings
 // alias value); columns added after the row was written take their
@@ -119,19 +139,25 @@ func truncatePrefix(d types.Datum, n int) types.Datum {
 // distinct (a unique index without NULL values: the key has no handle and
 // the value is IndexValue(handle, true)).
 func (t *TableInfo) IndexKey(idx *IndexInfo, row []types.Datum, handle int64) (key kv.Key, distinct bool) {
-	vals := idx.IndexValues(row)
 	distinct = idx.Unique
-	for i := range vals {
-		if vals[i].IsNull() {
+	key = codec.IndexPrefix(t.ID, idx.ID)
+	for _, ic := range idx.Columns {
+		d := &row[ic.Offset]
+		if d.IsNull() {
 			distinct = false
-			break
+		}
+		if ic.Length >= 0 {
+			v := truncatePrefix(*d, ic.Length)
+			key = codec.EncodeKey(key, v)
+		} else {
+			key = codec.EncodeKey(key, *d)
 		}
 	}
-	enc := codec.EncodeKey(nil, vals...)
-	if distinct {
-		return codec.TableIndexKey(t.ID, idx.ID, enc), true
+	if !distinct {
+		// The same bytes as codec.TableIndexKeyWithHandle.
+		key = codec.EncodeKey(key, types.NewIntDatum(handle))
 	}
-	return codec.TableIndexKeyWithHandle(t.ID, idx.ID, enc, handle), false
+	return key, distinct
 }
 
 // IndexValue returns the value stored with an index entry.
