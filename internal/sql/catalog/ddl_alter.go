@@ -40,7 +40,8 @@ func (c *Catalog) Exec(ctx context.Context, env Env, stmt ast.StmtNode) error {
 // AlterTable runs ALTER TABLE's specifications one after the other (each
 // is atomic; a failing one leaves the earlier ones applied): ADD/DROP
 // COLUMN, ADD INDEX/KEY/UNIQUE/PRIMARY KEY, DROP INDEX/KEY/PRIMARY KEY,
-// RENAME [TO], RENAME INDEX, COMMENT; ENGINE, CHARSET, LOCK and ALGORITHM
+// RENAME [TO], RENAME INDEX, RENAME COLUMN, ALTER COLUMN SET/DROP
+// DEFAULT, COMMENT; ENGINE, CHARSET, LOCK and ALGORITHM
 // are accepted and ignored.
 func (c *Catalog) AlterTable(ctx context.Context, env Env, stmt *ast.AlterTableStmt) error {
 	tn := stmt.Table
@@ -69,6 +70,10 @@ func (c *Catalog) AlterTable(ctx context.Context, env Env, stmt *ast.AlterTableS
 			tn = spec.NewTable
 		case ast.AlterTableRenameIndex:
 			err = c.renameIndex(ctx, env, tn, spec.FromKey.O, spec.ToKey.O)
+		case ast.AlterTableRenameColumn:
+			err = c.renameColumn(ctx, env, tn, spec.OldColumnName.Name.O, spec.NewColumnName.Name.O)
+		case ast.AlterTableAlterColumn:
+			err = c.alterColumnDefault(ctx, env, tn, spec.NewColumns[0])
 		case ast.AlterTableOption:
 			err = c.alterOptions(ctx, env, tn, spec.Options)
 		case ast.AlterTableLock, ast.AlterTableAlgorithm, ast.AlterTableForce:
@@ -158,4 +163,49 @@ func IsDDL(stmt ast.StmtNode) bool {
 		return true
 	}
 	return false
+}
+
+// renameColumn runs ALTER TABLE ... RENAME COLUMN a TO b (1054 when a is
+// missing, 1060 when b exists); indexes follow the column.
+func (c *Catalog) renameColumn(ctx context.Context, env Env, tn *ast.TableName, from, to string) error {
+	return c.alterTable(ctx, env, tn, func(t *TableInfo) error {
+		col := t.Column(from)
+		if col == nil {
+			return sqlerr.New(mysql.ErrBadField, from, t.Name)
+		}
+		if other := t.Column(to); other != nil && other != col {
+			return sqlerr.New(mysql.ErrDupFieldName, to)
+		}
+		if err := checkIdent(to); err != nil {
+			return err
+		}
+		for _, idx := range t.Indices {
+			for _, ic := range idx.Columns {
+				if ic.Offset == col.Offset {
+					ic.Name = to
+				}
+			}
+		}
+		col.Name = to
+		return nil
+	})
+}
+
+// alterColumnDefault runs ALTER TABLE ... ALTER COLUMN c SET DEFAULT v /
+// DROP DEFAULT. Stored rows are unaffected.
+func (c *Catalog) alterColumnDefault(ctx context.Context, env Env, tn *ast.TableName, def *ast.ColumnDef) error {
+	return c.alterTable(ctx, env, tn, func(t *TableInfo) error {
+		col := t.Column(def.Name.Name.O)
+		if col == nil {
+			return sqlerr.New(mysql.ErrBadField, def.Name.Name.O, t.Name)
+		}
+		if len(def.Options) == 0 {
+			col.HasDefault, col.DefaultNull, col.DefaultValue, col.DefaultExpr = false, false, "", ""
+			return nil
+		}
+		if col.AutoIncrement {
+			return sqlerr.New(mysql.ErrInvalidDefault, col.Name)
+		}
+		return setDefault(col, def.Options[0].Expr)
+	})
 }

@@ -62,6 +62,7 @@ func (c *Catalog) CreateTable(ctx context.Context, env Env, stmt *ast.CreateTabl
 			}
 			t = ref.Clone()
 			t.Name, t.Version = stmt.Table.Name.O, 0
+			t.Indices = t.PublicIndices() // not one being added
 		} else if t, err = buildTableInfo(env, stmt, dbInfo); err != nil {
 			return err
 		}
