@@ -185,7 +185,8 @@ func (b *builder) newFunc(name string, args []Expression, ft *types.FieldType, f
 func foldable(name string) bool {
 	switch name {
 	case "now", "curdate", "database", "user", "current_user", "connection_id",
-		"last_insert_id", FnSysVar, FnGetVar, FnCollate, "rand", "uuid", "sleep":
+		"last_insert_id", FnSysVar, FnGetVar, FnCollate, "rand", "uuid", "sleep",
+		"from_unixtime", "unix_timestamp":
 		return false
 	}
 	return true
