@@ -136,6 +136,8 @@ func describe(p Plan) (name, task, obj, info string) {
 		name, obj, info = "Update", "table:"+x.Table.Name, "N/A"
 	case *Delete:
 		name, obj, info = "Delete", "table:"+x.Table.Name, "N/A"
+	case *Explain:
+		name = "Explain"
 	default:
 		name = fmt.Sprintf("%T", p)
 	}
@@ -200,7 +202,11 @@ func boundsDesc(eq []expr.Expression, lows, highs []Bound) string {
 		hb = ")"
 	}
 	if len(eq) > 0 {
-		e := exprList(eq)
+		parts := make([]string, len(eq))
+		for i, x := range eq {
+			parts[i] = x.String()
+		}
+		e := strings.Join(parts, " ")
 		if len(lows)+len(highs) == 0 {
 			return "[" + e + "," + e + "]"
 		}
