@@ -75,17 +75,17 @@ type testCtx struct {
 	params []types.Datum
 }
 
-func (c *testCtx) InfoSchema() *catalog.InfoSchema              { return c.is }
-func (c *testCtx) SQLMode() uint64                              { return 1<<21 | 1<<4 }
-func (c *testCtx) Location() *time.Location                     { return time.UTC }
-func (c *testCtx) Now() time.Time                               { return time.Unix(0, 0) }
-func (c *testCtx) GetSysVar(string, bool) (string, error)       { return "", nil }
-func (c *testCtx) GetUserVar(string) (types.Datum, bool)        { return types.Datum{}, false }
-func (c *testCtx) CurrentDB() string                            { return c.db }
-func (c *testCtx) User() string                                 { return "root@%" }
-func (c *testCtx) ConnectionID() uint64                         { return 1 }
-func (c *testCtx) LastInsertID() uint64                         { return 0 }
-func (c *testCtx) AppendWarning(error)                          {}
+func (c *testCtx) InfoSchema() *catalog.InfoSchema        { return c.is }
+func (c *testCtx) SQLMode() uint64                        { return 1<<21 | 1<<4 }
+func (c *testCtx) Location() *time.Location               { return time.UTC }
+func (c *testCtx) Now() time.Time                         { return time.Unix(0, 0) }
+func (c *testCtx) GetSysVar(string, bool) (string, error) { return "", nil }
+func (c *testCtx) GetUserVar(string) (types.Datum, bool)  { return types.Datum{}, false }
+func (c *testCtx) CurrentDB() string                      { return c.db }
+func (c *testCtx) User() string                           { return "root@%" }
+func (c *testCtx) ConnectionID() uint64                   { return 1 }
+func (c *testCtx) LastInsertID() uint64                   { return 0 }
+func (c *testCtx) AppendWarning(error)                    {}
 func (c *testCtx) Param(i int) types.Datum {
 	if i < len(c.params) {
 		return c.params[i]
