@@ -66,9 +66,11 @@ func newComparator(a, b Expression) comparator {
 		return comparator{cls: cmpInt}
 	case ea == types.ETDatetime && (eb == types.ETDatetime || sb),
 		eb == types.ETDatetime && sa:
-		tp := byte(mysql.TypeDate)
-		if (ea == types.ETDatetime && fa.Tp != mysql.TypeDate) || (eb == types.ETDatetime && fb.Tp != mysql.TypeDate) {
-			tp = mysql.TypeDatetime
+		// Two DATEs compare as dates; anything else (a DATE against a
+		// string or a DATETIME) as datetimes, the date at midnight.
+		tp := byte(mysql.TypeDatetime)
+		if ea == types.ETDatetime && eb == types.ETDatetime && fa.Tp == mysql.TypeDate && fb.Tp == mysql.TypeDate {
+			tp = mysql.TypeDate
 		}
 		return comparator{cls: cmpTime, tp: tp}
 	case ea == types.ETDuration && (eb == types.ETDuration || sb),

@@ -277,3 +277,26 @@ func TestCompareType(t *testing.T) {
 		t.Error("plus has a compare type")
 	}
 }
+
+// A plan built at PREPARE, before any value is known, still evaluates its
+// parameters correctly.
+func TestUntypedParams(t *testing.T) {
+	schema, chk := testTable()
+	ctx := newTestContext()
+	ctx.Params = nil
+	eq := mustBuild(t, ctx, "k = ?", schema)
+	plus := mustBuild(t, ctx, "k + ?", schema)
+	like := mustBuild(t, ctx, "c LIKE ?", schema)
+	ctx.Params = []types.Datum{types.NewStringDatum("42")}
+	if d, err := eq.Eval(ctx, chk.GetRow(0)); err != nil || d.GetInt64() != 1 {
+		t.Fatalf("k = '42': %v %v", d, err)
+	}
+	ctx.Params = []types.Datum{types.NewIntDatum(1)}
+	if d, err := plus.Eval(ctx, chk.GetRow(0)); err != nil || d.GetInt64() != 43 {
+		t.Fatalf("k + 1: %v %v", d, err)
+	}
+	ctx.Params = []types.Datum{types.NewStringDatum("H%")}
+	if d, err := like.Eval(ctx, chk.GetRow(0)); err != nil || d.GetInt64() != 1 {
+		t.Fatalf("c LIKE 'H%%': %v %v", d, err)
+	}
+}

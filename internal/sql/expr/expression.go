@@ -2,6 +2,7 @@ package expr
 
 import (
 	"fmt"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"strings"
 
 	"github.com/strata-db/strata/internal/chunk"
@@ -99,7 +100,9 @@ func (c *Constant) Eval(ctx EvalContext, _ chunk.Row) (types.Datum, error) {
 		return c.Value, nil
 	}
 	d := ctx.Param(c.ParamIndex)
-	if d.IsNull() || kindFits(d.Kind(), c.Ft) {
+	if d.IsNull() || c.Ft.Tp == mysql.TypeNull || kindFits(d.Kind(), c.Ft) {
+		// Untyped (built without a value, as at PREPARE): the value as
+		// it comes; the functions over it convert by their own types.
 		return d, nil
 	}
 	// The parameter changed kind since the plan was built: convert it to
