@@ -300,3 +300,37 @@ func TestUntypedParams(t *testing.T) {
 		t.Fatalf("c LIKE 'H%%': %v %v", d, err)
 	}
 }
+
+// A built expression is shared by goroutines, each with its own context
+// (run with -race).
+func TestConcurrentEval(t *testing.T) {
+	schema, chk := testTable()
+	ctx := newTestContext()
+	ctx.Params = []types.Datum{types.NewStringDatum("H%")}
+	exprs := []Expression{
+		mustBuild(t, ctx, "c LIKE ?", schema),
+		mustBuild(t, ctx, "CONCAT(c, k, '1abc' + d)", schema),
+		mustBuild(t, ctx, "CASE WHEN ci = 'ABC' THEN DATE_ADD(dt, INTERVAL 1 MONTH) END", schema),
+	}
+	done := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			c := newTestContext()
+			c.Params = ctx.Params
+			for i := 0; i < 200; i++ {
+				for _, e := range exprs {
+					if _, err := e.Eval(c, chk.GetRow(0)); err != nil {
+						done <- err
+						return
+					}
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
