@@ -173,6 +173,20 @@ func TestQueryDML(t *testing.T) {
 	tx.Rollback()
 	s.want("SELECT count(*) FROM t WHERE u = 50", "0")
 
+	// A failing statement in an explicit transaction leaves no writes.
+	tx, _ = db.Begin()
+	if _, err := tx.Exec("INSERT INTO t (u, v, n) VALUES (60, 'q', 1), (1, 'dup', 1)"); err == nil {
+		t.Error("duplicate insert succeeded")
+	}
+	if _, err := tx.Exec("INSERT INTO t (u, v, n) VALUES (61, 'q', 1)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	s.want("SELECT u FROM t WHERE u >= 60", "61")
+	s.exec("DELETE FROM t WHERE u = 61")
+
 	// Write conflict between two explicit transactions: 9007, retryable.
 	db2 := n.db("")
 	c1, _ := db.Begin()

@@ -6,11 +6,11 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/client/txnclient"
+	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/sql/exec"
 	"github.com/strata-db/strata/internal/sql/planner"
 	"github.com/strata-db/strata/internal/sql/server"
 	"github.com/strata-db/strata/internal/sql/session/sysvar"
-	"github.com/strata-db/strata/internal/types"
 )
 
 // execQuery runs SELECT with FROM, INSERT, REPLACE, UPDATE, DELETE and
@@ -36,12 +36,23 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan) (ser
 	}
 	var ectx *exec.Context
 	err := s.runAutocommitRetry(ctx, func(txn *txnclient.Txn) error {
-		ectx = s.execContext(q, txn)
+		// In an explicit transaction the statement's writes are staged,
+		// so that a failing statement leaves none behind.
+		var w kv.Transaction = txn
+		var staged *exec.StmtTxn
+		if txn == s.txn {
+			staged = exec.NewStmtTxn(txn)
+			w = staged
+		}
+		ectx = s.execContext(q, w)
 		e, err := exec.Build(ectx, p)
 		if err != nil {
 			return err
 		}
-		return runToEnd(ctx, e)
+		if err := runToEnd(ctx, e); err != nil || staged == nil {
+			return err
+		}
+		return staged.Flush()
 	})
 	if err != nil {
 		return nil, err
@@ -52,7 +63,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan) (ser
 	return &okResult{affected: ectx.AffectedRows, lastInsertID: ectx.LastInsertID}, nil
 }
 
-func (s *Session) execContext(q *queryCtx, txn *txnclient.Txn) *exec.Context {
+func (s *Session) execContext(q *queryCtx, txn kv.Transaction) *exec.Context {
 	mode := s.vars.SQLMode()
 	return &exec.Context{
 		Eval: q, Txn: txn, Alloc: s.d.catalog.Allocator(), Now: q.now,
@@ -159,5 +170,3 @@ func (r *queryResult) Next(context.Context) ([]server.Row, error) {
 func (r *queryResult) AffectedRows() uint64 { return 0 }
 func (r *queryResult) LastInsertID() uint64 { return 0 }
 func (r *queryResult) Close()               { r.chunks = nil }
-
-var _ = types.NewNullDatum

@@ -1,0 +1,107 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/strata-db/strata/internal/kv"
+)
+
+// StmtTxn stages one statement's writes over a transaction, so that a
+// statement failing halfway in an explicit transaction leaves no partial
+// writes (MySQL's statement atomicity): Flush applies the writes to the
+// transaction in order, dropping the StmtTxn discards them.
+//
+// Get and BatchGet see the staged writes. Iter and IterReverse read the
+// transaction only: executors finish reading rows before they write
+// (see the package doc), and the one exception, SELECT ... FOR UPDATE,
+// re-writes values equal to what it read.
+type StmtTxn struct {
+	kv.Transaction
+	staged map[string]stagedWrite
+	order  []string
+}
+
+type stagedWrite struct {
+	value []byte
+	del   bool
+}
+
+// NewStmtTxn returns a statement buffer over txn.
+func NewStmtTxn(txn kv.Transaction) *StmtTxn {
+	return &StmtTxn{Transaction: txn}
+}
+
+// Set implements kv.Transaction.
+func (s *StmtTxn) Set(k kv.Key, v []byte) error {
+	if err := kv.ValidateKey(k); err != nil {
+		return err
+	}
+	s.stage(string(k), stagedWrite{value: v})
+	return nil
+}
+
+// Delete implements kv.Transaction.
+func (s *StmtTxn) Delete(k kv.Key) error {
+	if err := kv.ValidateKey(k); err != nil {
+		return err
+	}
+	s.stage(string(k), stagedWrite{del: true})
+	return nil
+}
+
+func (s *StmtTxn) stage(k string, w stagedWrite) {
+	if s.staged == nil {
+		s.staged = make(map[string]stagedWrite)
+	}
+	if _, ok := s.staged[k]; !ok {
+		s.order = append(s.order, k)
+	}
+	s.staged[k] = w
+}
+
+// Get implements kv.Snapshot.
+func (s *StmtTxn) Get(ctx context.Context, k kv.Key) ([]byte, error) {
+	if w, ok := s.staged[string(k)]; ok {
+		if w.del {
+			return nil, kv.ErrNotExist
+		}
+		return w.value, nil
+	}
+	return s.Transaction.Get(ctx, k)
+}
+
+// BatchGet implements kv.Snapshot.
+func (s *StmtTxn) BatchGet(ctx context.Context, keys []kv.Key) (map[string][]byte, error) {
+	out, err := s.Transaction.BatchGet(ctx, keys)
+	if err != nil || len(s.staged) == 0 {
+		return out, err
+	}
+	for _, k := range keys {
+		if w, ok := s.staged[string(k)]; ok {
+			if w.del {
+				delete(out, string(k))
+			} else {
+				out[string(k)] = w.value
+			}
+		}
+	}
+	return out, nil
+}
+
+// Flush applies the staged writes to the transaction.
+func (s *StmtTxn) Flush() error {
+	for _, k := range s.order {
+		w := s.staged[k]
+		var err error
+		if w.del {
+			err = s.Transaction.Delete(kv.Key(k))
+		} else {
+			err = s.Transaction.Set(kv.Key(k), w.value)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	s.staged, s.order = nil, nil
+	return nil
+}
