@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"github.com/strata-db/strata/internal/codec"
 	"testing"
 
 	"github.com/pingcap/tidb/pkg/parser/mysql"
@@ -174,4 +175,31 @@ func BenchmarkAddIndex(b *testing.B) {
 		mustExec(b, c, "DROP INDEX uk ON bi")
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// TestDropDuringBackfill: a table dropped by another server while its
+// index is backfilled leaves no keys behind, and ADD INDEX fails.
+func TestDropDuringBackfill(t *testing.T) {
+	c, begin := newTestCatalog(t)
+	other := New(begin, Options{})
+	mustExec(t, c, "CREATE TABLE w (id INT PRIMARY KEY, a INT)")
+	w := mustTable(t, c, "w")
+	var rows [][]types.Datum
+	for i := int64(1); i <= 20; i++ {
+		rows = append(rows, intRow(i, i))
+	}
+	insertRows(t, c, begin, w, rows)
+	calls := 0
+	c.hooks.afterBackfillBatch = func() {
+		if calls++; calls == 1 {
+			if err := execSQL(t, other, "DROP TABLE w"); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	err := execSQL(t, c, "CREATE INDEX ia ON w (a)")
+	wantCode(t, err, mysql.ErrNoSuchTable)
+	if n := countPrefix(t, begin, codec.TablePrefix(w.ID)); n != 0 {
+		t.Fatalf("%d keys left of the dropped table", n)
+	}
 }

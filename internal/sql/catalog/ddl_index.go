@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"errors"
+	"github.com/strata-db/strata/internal/codec"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -79,7 +80,7 @@ func (c *Catalog) addIndex(ctx context.Context, env Env, tn *ast.TableName, name
 	if err := c.backfillIndex(ctx, tableID, indexID); err != nil {
 		return errors.Join(err, c.removeIndex(ctx, tableID, indexID))
 	}
-	return c.alterTableByID(ctx, tableID, func(t *TableInfo) error {
+	err = c.alterTableByID(ctx, tableID, func(t *TableInfo) error {
 		idx := indexByID(t, indexID)
 		if idx == nil {
 			return sqlerr.New(mysql.ErrCantDropFieldOrKey, name)
@@ -93,6 +94,13 @@ func (c *Catalog) addIndex(ctx context.Context, env Env, tn *ast.TableName, name
 		setKeyFlags(t)
 		return nil
 	})
+	if err != nil {
+		// The table or the index went meanwhile (DROP, TRUNCATE): delete
+		// what the backfill wrote after the drop deleted the range.
+		p := codec.IndexPrefix(tableID, indexID)
+		return errors.Join(err, c.deleteRange(ctx, p, prefixEnd(p)))
+	}
+	return nil
 }
 
 func indexByID(t *TableInfo, id int64) *IndexInfo {
