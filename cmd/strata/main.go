@@ -18,7 +18,6 @@ type command struct {
 // notBuilt are the subcommands of DESIGN.md that do not exist yet.
 var notBuilt = map[string]string{
 	"pd":         "placement driver: TSO, IDs, store/region metadata, scheduling",
-	"sql":        "stateless SQL server (MySQL protocol)",
 	"playground": "local cluster as separate processes",
 	"cluster":    "deploy/start/stop/display/destroy from a topology file",
 	"ctl":        "admin: stores, regions, operators, TSO, config",
@@ -27,6 +26,7 @@ var notBuilt = map[string]string{
 func commands() map[string]command {
 	cmds := map[string]command{
 		"kv":      {"storage node: transactional KV API over gRPC", runKV},
+		"sql":     {"SQL server over a strata kv node (--store ADDR)", runSQL},
 		"server":  {"embedded single node: SQL + KV + TSO in one process, data in one folder", runServer},
 		"version": {"print the version", runVersion},
 		"bench":   {"workloads against a running cluster (kv today; sysbench and TPC-C later)", runBench},

@@ -49,29 +49,21 @@ func runServer(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	cfg := config.Default()
-	if *configFile != "" {
-		c, unknown, err := config.Load(*configFile)
-		if err != nil {
-			fmt.Fprintln(stderr, "strata server:", err)
-			return 2
-		}
-		cfg = c
-		for _, k := range unknown {
-			fmt.Fprintf(stderr, "strata server: config key %q is not used by Strata (ignored)\n", k)
-		}
+	cfg, code := loadConfig(*configFile, "strata server", stderr)
+	if cfg == nil {
+		return code
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.SlogLevel()}))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	if err := serveEmbedded(ctx, log, cfg, *dataDir, *host, *port, *statusPort); err != nil {
+	if err := serveEmbedded(ctx, log, cfg, stdout, *dataDir, *host, *port, *statusPort); err != nil {
 		log.Error("strata server failed", "err", err)
 		return 1
 	}
 	return 0
 }
 
-func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, dataDir, host string, port, statusPort int) error {
+func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, stdout io.Writer, dataDir, host string, port, statusPort int) error {
 	for _, d := range []string{filepath.Join(dataDir, "kv"), filepath.Join(dataDir, "pd")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
@@ -85,22 +77,45 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, da
 	storage := txn.NewStorage(eng, txn.Options{})
 	defer storage.Close()
 	node := storeserver.NewNodeWithOptions(storage, embeddedStore, storeserver.Options{Logger: log})
-	oracle, err := tso.New(time.Now, tso.NewFileWindowStore(filepath.Join(dataDir, "pd", "tso-window")), tso.Options{})
+	return serveSQL(ctx, log, cfg, sqlWiring{
+		role: "server", rpc: rpc.NewDirect(embeddedStore, node), storeAddr: embeddedStore,
+		tsoDir: filepath.Join(dataDir, "pd"), dataDir: dataDir, host: host, port: port, statusPort: statusPort,
+		stdout: stdout,
+	})
+}
+
+// sqlWiring is what differs between `strata server` and `strata sql`.
+type sqlWiring struct {
+	role       string
+	rpc        rpc.Client
+	storeAddr  string
+	tsoDir     string // where the TSO persists its window
+	dataDir    string
+	host       string
+	port       int
+	statusPort int
+	stdout     io.Writer
+}
+
+// serveSQL runs the SQL layer over a store until ctx ends: TSO, transaction
+// client, session domain, MySQL protocol server and status port.
+func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWiring) error {
+	oracle, err := tso.New(time.Now, tso.NewFileWindowStore(filepath.Join(w.tsoDir, "tso-window")), tso.Options{})
 	if err != nil {
 		return err
 	}
-	client := txnclient.New(rpc.NewDirect(embeddedStore, node), locate.StaticRegions(storeserver.Region(), embeddedStore),
+	client := txnclient.New(w.rpc, locate.StaticRegions(storeserver.Region(), w.storeAddr),
 		oracle, txnclient.Options{TxnTotalSizeLimit: int(cfg.Performance.TxnTotalSizeLimit)})
 	defer client.Close()
 
-	lis, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	lis, err := net.Listen("tcp", net.JoinHostPort(w.host, strconv.Itoa(w.port)))
 	if err != nil {
 		return err
 	}
 	addr := lis.Addr().(*net.TCPAddr)
 	dom, err := session.NewDomain(ctx, session.DomainConfig{
 		Client: client, Logger: log,
-		ServerInfo: sysvar.ServerInfo{Version: version, Port: addr.Port, DataDir: dataDir},
+		ServerInfo: sysvar.ServerInfo{Version: version, Port: addr.Port, DataDir: w.dataDir},
 	})
 	if err != nil {
 		lis.Close()
@@ -109,24 +124,29 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, da
 	sql := sqlserver.New(sqlserver.Config{Logger: log}, dom)
 	served := make(chan error, 1)
 	go func() { served <- sql.Serve(lis) }()
-	if statusPort >= 0 {
-		st, err := status.Start(net.JoinHostPort(host, strconv.Itoa(statusPort)),
-			status.Info{Role: "server", Version: version, Addrs: map[string]string{"mysql": addr.String()}})
+	if w.statusPort >= 0 {
+		st, err := status.Start(net.JoinHostPort(w.host, strconv.Itoa(w.statusPort)),
+			status.Info{Role: w.role, Version: version, Addrs: map[string]string{"mysql": addr.String()}})
 		if err != nil {
-			log.Warn("status port not served", "port", statusPort, "err", err)
+			log.Warn("status port not served", "port", w.statusPort, "err", err)
 		} else {
 			defer st.Close()
-			log.Info("strata server status on "+st.Addr(), "addr", st.Addr())
+			log.Info("strata "+w.role+" status on "+st.Addr(), "addr", st.Addr())
 		}
 	}
-	log.Info(fmt.Sprintf("strata server ready: mysql --host %s --port %d -u root", addr.IP, addr.Port),
-		"addr", addr.String(), "data-dir", dataDir)
+	// The connection line goes to stdout whatever the log level: users
+	// and scripts (the playground, tests) wait for it.
+	fmt.Fprintf(w.stdout, "strata %s ready: mysql --host %s --port %d -u root\n", w.role, addr.IP, addr.Port)
+	log.Info("strata "+w.role+" serving", "addr", addr.String(), "data-dir", w.dataDir)
 	select {
 	case <-ctx.Done():
-		log.Info("strata server stopping")
+		log.Info("strata " + w.role + " stopping")
 	case err = <-served:
 	}
 	sql.Close()
-	log.Info("strata server stopped")
+	log.Info("strata " + w.role + " stopped")
+	if errors.Is(err, sqlserver.ErrServerClosed) {
+		err = nil
+	}
 	return err
 }

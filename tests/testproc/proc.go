@@ -138,3 +138,14 @@ func (p *Proc) Exited() (bool, error) {
 		return false, nil
 	}
 }
+
+// Wait waits up to timeout for the process to exit on its own and returns
+// whether it did, and its exit error.
+func (p *Proc) Wait(timeout time.Duration) (bool, error) {
+	select {
+	case <-p.done:
+		return true, p.err
+	case <-time.After(timeout):
+		return false, nil
+	}
+}
