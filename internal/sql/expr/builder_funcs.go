@@ -17,6 +17,7 @@ var funcAliases = map[string]string{
 	"current_date": "curdate", "schema": "database",
 	"session_user": "user", "system_user": "user", "power": "pow",
 	"dayofmonth": "day", "adddate": "date_add", "subdate": "date_sub",
+	"position": "locate", "sha": "sha1",
 }
 
 // arity is a function's allowed argument counts (max -1: unbounded).
@@ -38,6 +39,9 @@ var funcArity = map[string]arity{
 	"dayofweek": {1, 1}, "dayofyear": {1, 1}, "datediff": {2, 2},
 	"date_add": {2, 3}, "date_sub": {2, 3}, "unix_timestamp": {0, 1},
 	"from_unixtime": {1, 1}, "date_format": {2, 2},
+	"instr": {2, 2}, "locate": {2, 3}, "lpad": {3, 3}, "rpad": {3, 3}, "reverse": {1, 1},
+	"hex": {1, 1}, "md5": {1, 1}, "sha1": {1, 1}, "ascii": {1, 1}, "space": {1, 1},
+	"isnull": {1, 1},
 }
 
 func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
@@ -84,6 +88,20 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 		return nil, err
 	}
 	switch name {
+	case "isnull":
+		return b.newFunc(FnIsNull, args, boolType(), &isFunc{op: FnIsNull}), nil
+	case "instr", "locate", "lpad", "rpad", "reverse", "hex", "md5", "sha1", "ascii", "space":
+		var ft *types.FieldType
+		coll, bin := deriveCollation(args)
+		switch name {
+		case "instr", "locate", "ascii":
+			ft = intType(false)
+		case "hex", "md5", "sha1", "space":
+			ft = stringType("utf8mb4_bin", false, 64)
+		default:
+			ft = stringType(coll, bin, args[0].Type().Flen)
+		}
+		return b.newFunc(name, args, ft, &strFunc{name: name, ci: getCollator(coll).ci && !bin, ft: ft}), nil
 	case "date":
 		return b.newFunc(name, args, types.NewFieldType(mysql.TypeDate), &timePartFunc{part: name}), nil
 	case "year", "month", "day", "hour", "minute", "second", "microsecond", "quarter", "dayofweek", "dayofyear":
