@@ -17,6 +17,7 @@ import (
 // or string makes a double, otherwise decimal; "/" is never integer.
 type arithFunc struct {
 	op       string // FnPlus, FnMinus, FnMul, FnDiv, FnIntDiv, FnMod
+	code     opCode
 	cls      types.EvalType
 	unsigned bool // integer result is unsigned
 	ft       *types.FieldType
@@ -29,7 +30,7 @@ var opSymbols = map[string]string{
 // newArith decides the class and type of a op b.
 func newArith(ctx BuildContext, op string, a, b Expression) *arithFunc {
 	ca, cb := numClass(a.Type()), numClass(b.Type())
-	f := &arithFunc{op: op}
+	f := &arithFunc{op: op, code: opCodes[op]}
 	switch {
 	case ca == types.ETReal || cb == types.ETReal:
 		f.cls = types.ETReal
@@ -142,20 +143,20 @@ func (f *arithFunc) evalInt(ctx EvalContext, x, y intVal, args []Expression) (ty
 	if !x.unsigned && !y.unsigned && !f.unsigned {
 		// Fast path: signed BIGINT with overflow checks.
 		a, b := x.v, y.v
-		switch f.op {
-		case FnPlus:
+		switch f.code {
+		case opPlus:
 			r := a + b
 			if (a >= 0) == (b >= 0) && (r >= 0) != (a >= 0) {
 				return types.NewNullDatum(), f.outOfRange(args)
 			}
 			return types.NewIntDatum(r), nil
-		case FnMinus:
+		case opMinus:
 			r := a - b
 			if (a >= 0) != (b >= 0) && (r >= 0) != (a >= 0) {
 				return types.NewNullDatum(), f.outOfRange(args)
 			}
 			return types.NewIntDatum(r), nil
-		case FnMul:
+		case opMul:
 			if a == 0 || b == 0 {
 				return types.NewIntDatum(0), nil
 			}
@@ -164,7 +165,7 @@ func (f *arithFunc) evalInt(ctx EvalContext, x, y intVal, args []Expression) (ty
 				return types.NewNullDatum(), f.outOfRange(args)
 			}
 			return types.NewIntDatum(r), nil
-		case FnIntDiv:
+		case opIntDiv:
 			if b == 0 {
 				return divByZero(ctx)
 			}
@@ -172,7 +173,7 @@ func (f *arithFunc) evalInt(ctx EvalContext, x, y intVal, args []Expression) (ty
 				return types.NewNullDatum(), f.outOfRange(args)
 			}
 			return types.NewIntDatum(a / b), nil
-		case FnMod:
+		case opMod:
 			if b == 0 {
 				return divByZero(ctx)
 			}

@@ -305,7 +305,7 @@ func (b *builder) binaryFunc(name string, l, r Expression) (Expression, error) {
 		return b.newFunc(name, []Expression{l, r}, f.ft, f), nil
 	case FnEQ, FnNE, FnLT, FnLE, FnGT, FnGE, FnNullEQ:
 		l, r = cmpArgs(l, r)
-		return b.newFunc(name, []Expression{l, r}, boolType(), &compareFunc{op: name, c: newComparator(l, r)}), nil
+		return b.newFunc(name, []Expression{l, r}, boolType(), &compareFunc{op: name, code: opCodes[name], c: newComparator(l, r)}), nil
 	case FnAnd, FnOr, FnXor:
 		return b.newFunc(name, []Expression{l, r}, boolType(), &logicFunc{op: name}), nil
 	}

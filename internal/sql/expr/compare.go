@@ -135,8 +135,9 @@ func (c *comparator) compare(ctx EvalContext, a, b *types.Datum) int {
 
 // compareFunc is = <> < <= > >= <=>.
 type compareFunc struct {
-	op string
-	c  comparator
+	op   string
+	code opCode
+	c    comparator
 }
 
 func (f *compareFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
@@ -146,7 +147,7 @@ func (f *compareFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (t
 				if xn || yn {
 					return types.NewNullDatum(), nil
 				}
-				return boolDatum(cmpResult(f.op, cmp.Compare(x, y))), nil
+				return boolDatum(cmpResult(f.code, cmp.Compare(x, y))), nil
 			}
 		}
 	}
@@ -164,23 +165,23 @@ func (f *compareFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (t
 		}
 		return types.NewNullDatum(), nil
 	}
-	return boolDatum(cmpResult(f.op, f.c.compare(ctx, &a, &b))), nil
+	return boolDatum(cmpResult(f.code, f.c.compare(ctx, &a, &b))), nil
 }
 
 // cmpResult applies a comparison operator to a three-way result.
-func cmpResult(op string, r int) bool {
+func cmpResult(op opCode, r int) bool {
 	switch op {
-	case FnEQ, FnNullEQ:
+	case opEQ, opNullEQ:
 		return r == 0
-	case FnNE:
+	case opNE:
 		return r != 0
-	case FnLT:
+	case opLT:
 		return r < 0
-	case FnLE:
+	case opLE:
 		return r <= 0
-	case FnGT:
+	case opGT:
 		return r > 0
-	case FnGE:
+	case opGE:
 		return r >= 0
 	}
 	return false

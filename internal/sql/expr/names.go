@@ -71,3 +71,29 @@ func ReverseComparison(name string) string {
 	}
 	return name
 }
+
+// opCode numbers the operators whose evaluation is hot, so that the
+// evaluators switch on a byte rather than compare name strings.
+type opCode byte
+
+const (
+	opOther opCode = iota
+	opPlus
+	opMinus
+	opMul
+	opDiv
+	opIntDiv
+	opMod
+	opEQ
+	opNE
+	opLT
+	opLE
+	opGT
+	opGE
+	opNullEQ
+)
+
+var opCodes = map[string]opCode{
+	FnPlus: opPlus, FnMinus: opMinus, FnMul: opMul, FnDiv: opDiv, FnIntDiv: opIntDiv, FnMod: opMod,
+	FnEQ: opEQ, FnNE: opNE, FnLT: opLT, FnLE: opLE, FnGT: opGT, FnGE: opGE, FnNullEQ: opNullEQ,
+}
