@@ -45,6 +45,18 @@ func TestDDLScripts(t *testing.T) {
 					return result(err) + "\n"
 				}
 				return formatRows(DescribeColumnNames, DescribeRows(tbl))
+			case "show-full-columns":
+				tbl, err := c.InfoSchema().Table(dbArg(t, d), d.CmdArgs[0].Key)
+				if err != nil {
+					return result(err) + "\n"
+				}
+				return formatRows(FullColumnNames, FullColumnRows(tbl))
+			case "show-create-database":
+				db, err := c.InfoSchema().Database(d.CmdArgs[0].Key)
+				if err != nil {
+					return result(err) + "\n"
+				}
+				return ShowCreateDatabase(db) + "\n"
 			case "show-index":
 				tbl, err := c.InfoSchema().Table(dbArg(t, d), d.CmdArgs[0].Key)
 				if err != nil {

@@ -160,6 +160,37 @@ func indexDefinition(idx *IndexInfo) string {
 // DescribeColumnNames are the columns of DESCRIBE / SHOW COLUMNS.
 var DescribeColumnNames = []string{"Field", "Type", "Null", "Key", "Default", "Extra"}
 
+// FullColumnNames are the columns of SHOW FULL COLUMNS.
+var FullColumnNames = []string{"Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"}
+
+// FullColumnRows returns SHOW FULL COLUMNS' rows (DESCRIBE's plus the
+// collation, NULL for non-string columns, privileges and comment).
+func FullColumnRows(t *TableInfo) [][]types.Datum {
+	short := DescribeRows(t)
+	rows := make([][]types.Datum, 0, len(short))
+	i := 0
+	for _, c := range t.Columns {
+		if c.Hidden {
+			continue
+		}
+		coll := types.NewNullDatum()
+		if c.FieldType.EvalType() == types.ETString && !c.FieldType.IsBinaryString() {
+			coll = types.NewStringDatum(c.FieldType.Collate)
+		}
+		r := short[i]
+		rows = append(rows, []types.Datum{r[0], r[1], coll, r[2], r[3], r[4], r[5],
+			types.NewStringDatum("select,insert,update,references"), types.NewStringDatum(c.Comment)})
+		i++
+	}
+	return rows
+}
+
+// ShowCreateDatabase renders SHOW CREATE DATABASE's text as MySQL 8 does.
+func ShowCreateDatabase(db *DBInfo) string {
+	return fmt.Sprintf("CREATE DATABASE %s /*!40100 DEFAULT CHARACTER SET %s COLLATE %s */ /*!80016 DEFAULT ENCRYPTION='N' */",
+		quoteIdent(db.Name), db.Charset, db.Collate)
+}
+
 // DescribeRows returns DESCRIBE's rows: string datums, NULL datums where
 // MySQL shows NULL (a column without a default).
 func DescribeRows(t *TableInfo) [][]types.Datum {
