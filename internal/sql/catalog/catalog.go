@@ -22,7 +22,7 @@ type Options struct {
 	// range-deletion transaction handles (default 1024).
 	BatchSize int
 	// MaxRetries bounds the retries of a DDL transaction on write
-	// conflicts (default 10).
+	// conflicts (default 30).
 	MaxRetries int
 	// AutoIDStep is the size of the auto-ID ranges the Allocator reserves
 	// (default DefaultAutoIDStep).
@@ -37,7 +37,7 @@ func (o *Options) fillDefaults() {
 		o.BatchSize = 1024
 	}
 	if o.MaxRetries <= 0 {
-		o.MaxRetries = 10
+		o.MaxRetries = 30
 	}
 	if o.AutoIDStep <= 0 {
 		o.AutoIDStep = DefaultAutoIDStep
