@@ -83,6 +83,8 @@ func (b *builder) build(node ast.ExprNode) (Expression, error) {
 		return b.between(n)
 	case *ast.PatternLikeOrIlikeExpr:
 		return b.like(n)
+	case *ast.PatternRegexpExpr:
+		return b.regexp(n)
 	case *ast.CaseExpr:
 		return b.caseExpr(n)
 	case *ast.FuncCallExpr:
@@ -380,6 +382,21 @@ func (b *builder) like(n *ast.PatternLikeOrIlikeExpr) (Expression, error) {
 		f.fixed = f.compile(toBytes(&c.Value))
 	}
 	return b.maybeNot(n.Not, b.newFunc(FnLike, args, boolType(), f))
+}
+
+func (b *builder) regexp(n *ast.PatternRegexpExpr) (Expression, error) {
+	args, err := b.buildArgs([]ast.ExprNode{n.Expr, n.Pattern})
+	if err != nil {
+		return nil, err
+	}
+	coll, bin := deriveCollation(args)
+	f := &regexpFunc{ci: !bin && getCollator(coll).ci}
+	if c, ok := args[1].(*Constant); ok && !c.IsParam() && !c.Value.IsNull() {
+		if f.fixed, err = compileRegexp(string(toBytes(&c.Value)), f.ci); err != nil {
+			return nil, err
+		}
+	}
+	return b.maybeNot(n.Not, b.newFunc(FnRegexp, args, boolType(), f))
 }
 
 func (b *builder) caseExpr(n *ast.CaseExpr) (Expression, error) {

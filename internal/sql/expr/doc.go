@@ -73,7 +73,7 @@
 //	typeinfer.go                result types, type merging, collation derivation
 //	convert.go                  conversions between evaluation classes with warnings
 //	arith.go, compare.go, logic.go, like.go, control.go,
-//	strfuncs*.go, mathfuncs*.go, timefuncs.go, cast.go, infofuncs.go   the builtins
+//	strfuncs*.go, mathfuncs*.go, timefuncs.go, regexp.go, cast.go, infofuncs.go   the builtins
 //	equal.go, cmpinfo.go        Equal; comparison class for range building
 //	evalhelpers.go              EvalBool/EvalInt/..., Filter, VecEval, fast paths
 //	names.go                    Fn* names, IsComparison, ReverseComparison

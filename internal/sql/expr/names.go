@@ -28,6 +28,7 @@ const (
 	FnIn         = "in"
 	FnBetween    = "between"
 	FnLike       = "like"
+	FnRegexp     = "regexp"
 	FnCase       = "case"
 	FnIf         = "if"
 	FnIfNull     = "ifnull"
