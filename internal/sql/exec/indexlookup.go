@@ -4,9 +4,11 @@ import (
 	"context"
 
 	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/codec"
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/planner"
+	"github.com/strata-db/strata/internal/types"
 )
 
 // indexLookUp scans the index entries of each range in turn, and for
@@ -22,6 +24,10 @@ type indexLookUp struct {
 	seen  map[int64]struct{}
 	batch []int64
 	keys  []kv.Key
+	// index-only reads: table column → index column (-1 none), and the
+	// decoded values of the current entry.
+	fromIdx []int
+	idxVals []types.Datum
 }
 
 func (e *indexLookUp) Open(context.Context) error {
@@ -82,18 +88,26 @@ func (e *indexLookUp) Next(ctx context.Context, chk *chunk.Chunk) error {
 		if err != nil {
 			return err
 		}
-		if err := e.iter.Next(); err != nil {
-			return err
-		}
 		if e.seen != nil {
 			if _, dup := e.seen[h]; dup {
+				if err := e.iter.Next(); err != nil {
+					return err
+				}
 				continue
 			}
 			e.seen[h] = struct{}{}
 		}
+		if e.p.IndexOnly {
+			if err := e.appendIndexRow(chk, e.iter.Key(), h); err != nil {
+				return err
+			}
+		}
+		if err := e.iter.Next(); err != nil {
+			return err
+		}
 		e.batch = append(e.batch, h)
 	}
-	if len(e.batch) == 0 {
+	if len(e.batch) == 0 || e.p.IndexOnly {
 		return nil
 	}
 	e.keys = e.keys[:0]
@@ -111,6 +125,45 @@ func (e *indexLookUp) Next(ctx context.Context, chk *chunk.Chunk) error {
 			}
 		}
 	}
+	return nil
+}
+
+// appendIndexRow appends an index-only row: the index columns decoded
+// from the entry key, the handle (and the int primary key, which is the
+// handle), NULL for the other columns.
+func (e *indexLookUp) appendIndexRow(chk *chunk.Chunk, key []byte, h int64) error {
+	_, _, vals, err := codec.DecodeIndexKey(key)
+	if err != nil {
+		return err
+	}
+	t := e.p.Table
+	if e.fromIdx == nil {
+		e.fromIdx = make([]int, len(t.Columns))
+		for i := range e.fromIdx {
+			e.fromIdx[i] = -1
+		}
+		for j, ic := range e.p.Index.Columns {
+			e.fromIdx[ic.Offset] = j
+		}
+		e.idxVals = make([]types.Datum, len(e.p.Index.Columns))
+	}
+	for j, ic := range e.p.Index.Columns {
+		if vals, e.idxVals[j], err = codec.DecodeKeyValue(vals, &t.Columns[ic.Offset].FieldType); err != nil {
+			return err
+		}
+	}
+	pk := t.PKHandleColumn()
+	for i, c := range t.Columns {
+		switch {
+		case e.fromIdx[i] >= 0:
+			chk.AppendDatum(i, &e.idxVals[e.fromIdx[i]])
+		case pk != nil && c == pk:
+			chk.AppendInt64(i, h)
+		default:
+			chk.AppendNull(i)
+		}
+	}
+	chk.AppendInt64(len(t.Columns), h)
 	return nil
 }
 

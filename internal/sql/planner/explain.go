@@ -92,6 +92,9 @@ func describe(p Plan) (name, task, obj, info string) {
 		}
 	case *IndexLookUp:
 		name, obj = "IndexLookUp", "table:"+x.Alias+", index:"+x.Index.Name+"("+idxCols(x.Index.Columns)+")"
+		if x.IndexOnly {
+			name, task = "IndexRangeScan", "cop[tikv]"
+		}
 		var rs []string
 		for _, r := range x.Ranges {
 			rs = append(rs, boundsDesc(r.Eq, r.Lows, r.Highs))

@@ -121,6 +121,11 @@ type IndexLookUp struct {
 	Index  *catalog.IndexInfo
 	Ranges []IndexRange
 	Desc   bool
+	// IndexOnly: every column the plan reads from this read is in the
+	// index (or is the handle), so rows are not fetched: the index
+	// columns are decoded from the entry keys and the other columns are
+	// NULL (IndexRangeScan in EXPLAIN).
+	IndexOnly bool
 }
 
 // Selection keeps the rows for which every condition is true.

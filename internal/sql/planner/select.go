@@ -63,7 +63,9 @@ func buildSelect(ctx Context, st *ast.SelectStmt) (Plan, error) {
 	if p, err = buildSortLimit(ctx, p, by, st.Limit); err != nil {
 		return nil, err
 	}
-	return trimHidden(p, nVisible), nil
+	p = trimHidden(p, nVisible)
+	markCovering(p, nil)
+	return p, nil
 }
 
 // buildFields projects the field list over p; ORDER BY may append hidden

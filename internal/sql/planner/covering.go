@@ -1,0 +1,89 @@
+package planner
+
+import (
+	"github.com/strata-db/strata/internal/sql/expr"
+)
+
+// markCovering walks p top-down with the set of p's output columns that
+// are read (nil: all) and marks the index lookups whose read columns are
+// all covered by the index as IndexOnly.
+func markCovering(p Plan, needed []bool) {
+	n := len(p.Schema())
+	if needed == nil {
+		needed = make([]bool, n)
+		for i := range needed {
+			needed[i] = true
+		}
+	}
+	switch x := p.(type) {
+	case *Projection:
+		markCovering(x.Child, usedBy(len(x.Child.Schema()), nil, x.Exprs...))
+	case *Selection:
+		markCovering(x.Child, usedBy(n, needed, x.Conds...))
+	case *Sort:
+		markCovering(x.Child, usedBy(n, needed, byExprs(x.By)...))
+	case *TopN:
+		markCovering(x.Child, usedBy(n, needed, byExprs(x.By)...))
+	case *Limit:
+		markCovering(x.Child, needed)
+	case *Lock:
+		needed = append([]bool(nil), needed...)
+		needed[x.Handle] = true
+		markCovering(x.Child, needed)
+	case *Agg:
+		cn := len(x.Child.Schema())
+		child := make([]bool, cn)
+		copy(child, needed[:cn])
+		child = usedBy(cn, child, x.GroupBy...)
+		for _, f := range x.Funcs {
+			child = usedBy(cn, child, f.Args...)
+		}
+		markCovering(x.Child, child)
+	case *IndexLookUp:
+		x.IndexOnly = covers(x, needed)
+	}
+}
+
+// usedBy adds the columns es read to base (a fresh set of n when nil).
+func usedBy(n int, base []bool, es ...expr.Expression) []bool {
+	out := make([]bool, n)
+	copy(out, base)
+	for _, e := range es {
+		for _, c := range expr.ExtractColumns(e) {
+			if c.Index < n {
+				out[c.Index] = true
+			}
+		}
+	}
+	return out
+}
+
+func byExprs(by []ByItem) []expr.Expression {
+	out := make([]expr.Expression, len(by))
+	for i, b := range by {
+		out[i] = b.Expr
+	}
+	return out
+}
+
+// covers reports whether the needed columns of an index read are in the
+// index (whole values, with a key encoding that decodes to the value) or
+// are the handle.
+func covers(p *IndexLookUp, needed []bool) bool {
+	in := make([]bool, len(needed))
+	in[p.HandleIndex()] = true
+	if pk := p.Table.PKHandleColumn(); pk != nil {
+		in[pk.Offset] = true
+	}
+	for _, ic := range p.Index.Columns {
+		if ic.Length < 0 && keyComparable(&p.Table.Columns[ic.Offset].FieldType) {
+			in[ic.Offset] = true
+		}
+	}
+	for i, n := range needed {
+		if n && !in[i] {
+			return false
+		}
+	}
+	return true
+}
