@@ -2,18 +2,28 @@ package session
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/server"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/types"
 )
 
-// execSelectNoFrom runs SELECT of constant expressions (SELECT
-// @@version_comment LIMIT 1, SELECT DATABASE(), ...). Values are returned
-// as strings or NULL until the expression package is wired in.
+// noColumns is the schema of a SELECT without FROM: every column name is
+// unknown (1054).
+type noColumns struct{}
+
+func (noColumns) Resolve(db, table, column string) (int, *types.FieldType, error) {
+	return 0, nil, sqlerr.New(sqlerr.ErrBadField, column, "field list")
+}
+
+// execSelectNoFrom runs SELECT of expressions without a table (SELECT
+// @@version_comment LIMIT 1, SELECT DATABASE(), SELECT 1+1, ...): one row,
+// or none under LIMIT 0.
 func (s *Session) execSelectNoFrom(ctx context.Context, st *ast.SelectStmt) (server.Result, error) {
+	qc := s.newQueryCtx(nil)
 	var (
 		names []string
 		fts   []*types.FieldType
@@ -23,7 +33,11 @@ func (s *Session) execSelectNoFrom(ctx context.Context, st *ast.SelectStmt) (ser
 		if f.WildCard != nil {
 			return nil, errNoTablesUsed
 		}
-		v, null, err := s.constString(ctx, f.Expr)
+		e, err := expr.Build(qc, f.Expr, noColumns{})
+		if err != nil {
+			return nil, err
+		}
+		v, err := e.Eval(qc, chunk.Row{})
 		if err != nil {
 			return nil, err
 		}
@@ -32,14 +46,8 @@ func (s *Session) execSelectNoFrom(ctx context.Context, st *ast.SelectStmt) (ser
 			name = f.Text()
 		}
 		names = append(names, name)
-		ft := types.NewFieldType(mysql.TypeVarString)
-		ft.Flen = max(len(v), 1)
-		fts = append(fts, ft)
-		if null {
-			row = append(row, types.NewNullDatum())
-		} else {
-			row = append(row, types.NewStringDatum(v))
-		}
+		fts = append(fts, e.Type())
+		row = append(row, v)
 	}
 	rows := [][]types.Datum{row}
 	if st.Limit != nil {
@@ -49,5 +57,3 @@ func (s *Session) execSelectNoFrom(ctx context.Context, st *ast.SelectStmt) (ser
 	}
 	return newRowsResult(names, fts, rows), nil
 }
-
-func uintString(v uint64) string { return strconv.FormatUint(v, 10) }

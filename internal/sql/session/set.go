@@ -5,8 +5,11 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/server"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/types"
 )
 
 // execSet runs SET of system and user variables, SET NAMES and SET
@@ -79,74 +82,25 @@ func (s *Session) execSet(ctx context.Context, st *ast.SetStmt) (server.Result, 
 	return &okResult{}, nil
 }
 
-// constString evaluates a constant expression of SET or SELECT without
-// FROM to its string form. isNull reports NULL. Only literals, bare words
-// (SET autocommit = ON), variables and a few functions are understood
-// until the expression package is wired in.
+// constString evaluates the value of a SET assignment to its string
+// form; isNull reports NULL. A bare word is its own name (SET autocommit =
+// ON, SET tx_isolation = READ-COMMITTED is quoted in practice); anything
+// else is an expression evaluated without a table.
 func (s *Session) constString(ctx context.Context, e ast.ExprNode) (v string, isNull bool, err error) {
-	switch x := e.(type) {
-	case ast.ValueExpr:
-		if x.GetValue() == nil {
-			return "", true, nil
-		}
-		return x.GetString(), false, nil
-	case *ast.ColumnNameExpr:
-		return x.Name.Name.O, false, nil
-	case *ast.UnaryOperationExpr:
-		inner, null, err := s.constString(ctx, x.V)
-		if err != nil || null {
-			return inner, null, err
-		}
-		if x.Op.String() == "minus" {
-			return "-" + inner, false, nil
-		}
-		return inner, false, nil
-	case *ast.VariableExpr:
-		return s.readVariable(x)
-	case *ast.FuncCallExpr:
-		return s.callConstFunc(x)
+	if c, ok := e.(*ast.ColumnNameExpr); ok && c.Name.Table.L == "" {
+		return c.Name.Name.O, false, nil
 	}
-	return "", false, sqlerr.New(sqlerr.ErrNotSupportedYet, "this expression")
-}
-
-// readVariable reads @@[global.|session.]name or @name.
-func (s *Session) readVariable(x *ast.VariableExpr) (string, bool, error) {
-	if !x.IsSystem {
-		v, ok := s.userVars[strings.ToLower(x.Name)]
-		return v, !ok, nil
-	}
-	var (
-		v   string
-		err error
-	)
-	switch {
-	case x.IsGlobal:
-		v, err = s.vars.GetGlobal(x.Name)
-	case x.ExplicitScope:
-		v, err = s.vars.GetSession(x.Name)
-	default:
-		v, err = s.vars.Get(x.Name)
-	}
+	qc := s.newQueryCtx(nil)
+	ex, err := expr.Build(qc, e, noColumns{})
 	if err != nil {
-		return "", false, sysvarErr(err)
+		return "", false, err
 	}
-	return v, false, nil
-}
-
-// callConstFunc evaluates the session functions clients call at connect.
-func (s *Session) callConstFunc(x *ast.FuncCallExpr) (string, bool, error) {
-	switch x.FnName.L {
-	case "database", "schema":
-		return s.db, s.db == "", nil
-	case "version":
-		v, err := s.vars.Get("version")
-		return v, false, err
-	case "user", "current_user", "session_user", "system_user":
-		return s.conn.User + "@" + s.conn.Host, false, nil
-	case "connection_id":
-		return uintString(uint64(s.conn.ID)), false, nil
-	case "last_insert_id":
-		return uintString(s.vars.LastInsertID()), false, nil
+	d, err := ex.Eval(qc, chunk.Row{})
+	if err != nil {
+		return "", false, err
 	}
-	return "", false, sqlerr.New(sqlerr.ErrNotSupportedYet, "function "+x.FnName.O)
+	if d.Kind() == types.KindNull {
+		return "", true, nil
+	}
+	return d.String(), false, nil
 }
