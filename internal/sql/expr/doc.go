@@ -53,9 +53,9 @@
 //     family (case- and Latin-1-accent-insensitive; 0900 is NO PAD), with
 //     MySQL's coercibility (COLLATE > column > literal).
 //   - Conversions inside expressions never fail: bad text is 0 or its
-//     numeric prefix with warning 1292 (convert.go). Whether a warning
-//     fails a DML statement in strict mode is the caller's decision: the
-//     warnings arrive through EvalContext.AppendWarning.
+//     numeric prefix with warning 1292 (convert.go). In a data-changing
+//     statement under strict sql_mode MySQL fails instead: wrap the
+//     context in a StrictContext and check its Err after each row.
 //
 // # Concurrency
 //
@@ -76,5 +76,6 @@
 //	strfuncs*.go, mathfuncs*.go, timefuncs.go, regexp.go, cast.go, infofuncs.go   the builtins
 //	equal.go, cmpinfo.go        Equal; comparison class for range building
 //	evalhelpers.go              EvalBool/EvalInt/..., Filter, VecEval, fast paths
+//	strict.go                   StrictContext: strict-mode warnings as errors
 //	names.go                    Fn* names, IsComparison, ReverseComparison
 package expr

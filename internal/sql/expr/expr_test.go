@@ -334,3 +334,36 @@ func TestConcurrentEval(t *testing.T) {
 		}
 	}
 }
+
+func TestStrictContext(t *testing.T) {
+	schema, chk := testTable()
+	base := newTestContext()
+	base.Mode = modeStrictTransTables
+	ctx := NewStrictContext(base)
+	e := mustBuild(t, ctx, "k + c", schema) // 'Hello' as DOUBLE: 1292
+	if _, err := e.Eval(ctx, chk.GetRow(0)); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(ctx.Err(), sqlerr.New(sqlerr.ErrTruncatedWrongValue)) || len(base.Warnings) != 0 {
+		t.Fatalf("err %v, warnings %v", ctx.Err(), base.Warnings)
+	}
+	// Division by zero is an error only with ERROR_FOR_DIVISION_BY_ZERO.
+	ctx.Reset()
+	div := mustBuild(t, ctx, "k / 0", schema)
+	_, _ = div.Eval(ctx, chk.GetRow(0))
+	if ctx.Err() != nil || len(base.Warnings) != 1 {
+		t.Fatalf("err %v, warnings %v", ctx.Err(), base.Warnings)
+	}
+	base.Mode |= modeErrorForDivisionByZero
+	_, _ = div.Eval(ctx, chk.GetRow(0))
+	if !errors.Is(ctx.Err(), sqlerr.New(sqlerr.ErrDivisionByZero)) {
+		t.Fatalf("err %v", ctx.Err())
+	}
+	// Not strict: warnings pass through.
+	base.Mode, base.Warnings = 0, nil
+	ctx.Reset()
+	_, _ = e.Eval(ctx, chk.GetRow(0))
+	if ctx.Err() != nil || len(base.Warnings) != 1 {
+		t.Fatalf("err %v, warnings %v", ctx.Err(), base.Warnings)
+	}
+}
