@@ -187,7 +187,8 @@ func TestQueryDML(t *testing.T) {
 	s.want("SELECT u FROM t WHERE u >= 60", "61")
 	s.exec("DELETE FROM t WHERE u = 61")
 
-	// Write conflict between two explicit transactions: 9007, retryable.
+	// Write conflict between two explicit transactions: 1213 / SQLSTATE
+	// 40001, which clients retry.
 	db2 := n.db("")
 	c1, _ := db.Begin()
 	c2, _ := db2.Begin()
@@ -202,8 +203,8 @@ func TestQueryDML(t *testing.T) {
 	}
 	err := c2.Commit()
 	var me *mysql.MySQLError
-	if !errors.As(err, &me) || me.Number != 9007 {
-		t.Errorf("second commit: %v, want 9007", err)
+	if !errors.As(err, &me) || me.Number != 1213 || string(me.SQLState[:]) != "40001" {
+		t.Errorf("second commit: %v, want 1213 (40001)", err)
 	}
 	s.want("SELECT n FROM t WHERE id = 10", "100")
 	s.exec("DELETE FROM t WHERE id > 5")

@@ -10,7 +10,7 @@
 //   - returns a *Error found in the chain (errors.As) unchanged;
 //   - maps the storage errors of internal/kv to the numbers TiDB uses, so
 //     that client-side retry logic written for TiDB works unchanged
-//     (write conflict 9007, lock wait timeout 1205, deadlock 1213, duplicate
+//     (write conflict 1213/40001, lock wait timeout 1205, deadlock 1213, duplicate
 //     key 1062, transaction too large 8004, undetermined commit 1105 with
 //     TiDB's message "execution result undetermined");
 //   - maps context cancellation (KILL QUERY) to 1317 and a deadline
@@ -25,7 +25,9 @@
 //
 // Write conflicts: TiDB answers an optimistic commit conflict with 9007
 // (SQLSTATE HY000, "Write conflict, txnStartTS=..., conflictStartTS=...,
-// conflictCommitTS=..., key=..."). Strata keeps TiDB's number rather than
-// MySQL's 1213, because tools and ORMs tuned for TiDB retry on 9007, and a
-// 1213 would wrongly claim a deadlock was detected.
+// conflictCommitTS=..., key=..."). Strata sends that text under MySQL's
+// 1213 with SQLSTATE 40001 instead: 40001 is the standard "serialization
+// failure, restart the transaction", the code MySQL clients, ORMs and
+// sysbench (its --mysql-ignore-errors default is 1213,1020,1205) retry on
+// their own, while 9007 aborts them.
 package sqlerr

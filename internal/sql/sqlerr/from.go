@@ -27,10 +27,10 @@ func From(err error) *Error {
 	var wc *kv.WriteConflictError
 	switch {
 	case errors.As(err, &wc):
-		return New(ErrWriteConflict, wc.StartTS, wc.ConflictStartTS, wc.ConflictCommitTS,
+		return writeConflict(wc.StartTS, wc.ConflictStartTS, wc.ConflictCommitTS,
 			fmt.Sprintf("%q", wc.Key), conflictReason(wc.Reason))
 	case errors.Is(err, kv.ErrWriteConflict):
-		return New(ErrWriteConflict, 0, 0, 0, "?", conflictReason(kv.ConflictUnknown))
+		return writeConflict(0, 0, 0, "?", conflictReason(kv.ConflictUnknown))
 	case errors.Is(err, kv.ErrDeadlock):
 		return New(ErrLockDeadlock)
 	case errors.Is(err, kv.ErrLockWaitTimeout), errors.Is(err, kv.ErrKeyIsLocked):
@@ -58,6 +58,16 @@ func From(err error) *Error {
 		return New(ErrMaxExecTimeExceeded)
 	}
 	return Newf(ErrUnknown, "%s", err.Error())
+}
+
+// writeConflict is the error of a transaction that lost a write
+// conflict: MySQL's 1213 with SQLSTATE 40001 ("serialization failure:
+// restart the transaction"), the code every MySQL client and sysbench
+// (whose --mysql-ignore-errors default is 1213,1020,1205) retry, carrying
+// TiDB's write-conflict text so the details are not lost. TiDB's own
+// number, 9007, is not retried by those clients.
+func writeConflict(startTS, conflictStartTS, conflictCommitTS uint64, key, reason string) *Error {
+	return Newf(ErrLockDeadlock, tidbMessages[ErrWriteConflict], startTS, conflictStartTS, conflictCommitTS, key, reason)
 }
 
 func conflictReason(r kv.WriteConflictReason) string {

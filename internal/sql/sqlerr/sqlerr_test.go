@@ -55,8 +55,8 @@ func TestFromMapsByIdentity(t *testing.T) {
 		in   error
 		code uint16
 	}{
-		{&kv.WriteConflictError{StartTS: 1, ConflictStartTS: 2, ConflictCommitTS: 3, Key: []byte("k")}, ErrWriteConflict},
-		{fmt.Errorf("commit: %w", kv.ErrWriteConflict), ErrWriteConflict},
+		{&kv.WriteConflictError{StartTS: 1, ConflictStartTS: 2, ConflictCommitTS: 3, Key: []byte("k")}, ErrLockDeadlock},
+		{fmt.Errorf("commit: %w", kv.ErrWriteConflict), ErrLockDeadlock},
 		{kv.ErrKeyIsLocked, ErrLockWaitTimeout},
 		{&kv.LockedError{}, ErrLockWaitTimeout},
 		{kv.ErrLockWaitTimeout, ErrLockWaitTimeout},
@@ -86,8 +86,8 @@ func TestFromMapsByIdentity(t *testing.T) {
 	}
 	wc := From(&kv.WriteConflictError{StartTS: 1, ConflictStartTS: 2, ConflictCommitTS: 3, Key: []byte("k"), Reason: kv.ConflictOptimistic})
 	want := `Write conflict, txnStartTS=1, conflictStartTS=2, conflictCommitTS=3, key="k", reason=Optimistic [try again later]`
-	if wc.Message != want {
-		t.Errorf("write conflict message %q, want %q", wc.Message, want)
+	if wc.Message != want || wc.Code != 1213 || wc.State != "40001" {
+		t.Errorf("write conflict %d %s %q, want 1213 40001 %q", wc.Code, wc.State, wc.Message, want)
 	}
 	if got := From(kv.ErrResultUndetermined).Message; got != MsgResultUndetermined {
 		t.Errorf("undetermined message %q", got)
