@@ -70,7 +70,7 @@ func (b *base) openChild(ctx context.Context) error {
 		return nil
 	}
 	if b.buf == nil {
-		b.buf = chunk.New(b.child.FieldTypes(), b.ectx.chunkSize())
+		b.buf = NewChunk(b.child, b.ectx.chunkSize())
 	}
 	return b.child.Open(ctx)
 }
@@ -82,10 +82,43 @@ func (b *base) Close() error {
 	return nil
 }
 
+// rowBound is implemented by executors that know an upper bound of the
+// rows they return (a point get: the number of keys asked for), so that
+// the chunks read from them are sized to it.
+type rowBound interface {
+	maxRows() int
+}
+
+// maxRows is e's bound on its rows, or -1 when unknown.
+func maxRows(e Executor) int {
+	if rb, ok := e.(rowBound); ok {
+		return rb.maxRows()
+	}
+	return -1
+}
+
+// childMaxRows is the bound of operators returning at most their child's
+// rows.
+func (b *base) maxRows() int {
+	if b.child == nil {
+		return -1
+	}
+	return maxRows(b.child)
+}
+
+// NewChunk returns a chunk to read e's rows into: of capacity size, or
+// less when e returns fewer rows (point reads allocate small chunks).
+func NewChunk(e Executor, size int) *chunk.Chunk {
+	if n := maxRows(e); n >= 0 && n < size {
+		size = max(n, 1)
+	}
+	return chunk.New(e.FieldTypes(), size)
+}
+
 // Drain runs e to the end, calling fn for every chunk it produces (the
 // chunk is reused: copy what must outlive the call).
 func Drain(ctx context.Context, e Executor, size int, fn func(*chunk.Chunk) error) error {
-	chk := chunk.New(e.FieldTypes(), size)
+	chk := NewChunk(e, size)
 	for {
 		if err := e.Next(ctx, chk); err != nil {
 			return err

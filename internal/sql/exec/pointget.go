@@ -20,6 +20,8 @@ type pointGet struct {
 	done bool
 }
 
+func (e *pointGet) maxRows() int { return max(len(e.p.Handles), len(e.p.IndexValues)) }
+
 func (e *pointGet) Open(context.Context) error {
 	e.dec = newRowDecoder(e.p.Table)
 	e.done = false

@@ -54,3 +54,5 @@ func (e *streamAgg) Next(ctx context.Context, chk *chunk.Chunk) error {
 	g.appendTo(e.p, chk)
 	return nil
 }
+
+func (e *streamAgg) maxRows() int { return 1 }

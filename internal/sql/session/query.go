@@ -134,7 +134,7 @@ func (s *Session) readRows(ctx context.Context, q *queryCtx, p planner.Plan, txn
 	}
 	defer e.Close()
 	for {
-		chk := chunk.New(e.FieldTypes(), 256)
+		chk := exec.NewChunk(e, 256)
 		if err := e.Next(ctx, chk); err != nil {
 			return nil, err
 		}

@@ -1,0 +1,114 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/planner"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// benchEnv is sbtest1 with 1000 rows over an in-process cluster.
+type benchEnv struct {
+	cat   *catalog.Catalog
+	begin func(context.Context) (kvTxn, error)
+}
+
+func newBenchEnv(b *testing.B) *benchEnv {
+	cat, begin := newTestCatalogBegin(b)
+	ddl(b, cat, "CREATE TABLE sbtest1(id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))\nCREATE INDEX k_1 ON sbtest1(k)")
+	env := &benchEnv{cat: cat, begin: begin}
+	var vals []string
+	for i := 0; i < 1000; i++ {
+		vals = append(vals, fmt.Sprintf("(%d, '%s', '%s')", i%100, strings.Repeat("c", 119), strings.Repeat("p", 59)))
+	}
+	p := env.plan(b, "INSERT INTO sbtest1 (k, c, pad) VALUES "+strings.Join(vals, ","), nil)
+	env.run(b, p, nil, true)
+	return env
+}
+
+func (env *benchEnv) plan(b *testing.B, sql string, params []types.Datum) planner.Plan {
+	stmt, err := parser.New().ParseOneStmt(sql, "", "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	expr.ParamMarkers(stmt)
+	p, err := planner.Build(&testCtx{is: env.cat.InfoSchema(), db: "test", params: params}, stmt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// run executes p once with params in its own transaction.
+func (env *benchEnv) run(b *testing.B, p planner.Plan, params []types.Datum, commit bool) int {
+	ctx := context.Background()
+	txn, err := env.begin(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ectx := &Context{Eval: &testCtx{db: "test", params: params}, Txn: txn, Alloc: env.cat.Allocator(), Strict: true, Now: time.Unix(0, 0)}
+	e, err := Build(ectx, p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := e.Open(ctx); err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	if err := Drain(ctx, e, 32, func(c *chunk.Chunk) error { n += c.NumRows(); return nil }); err != nil {
+		b.Fatal(err)
+	}
+	_ = e.Close()
+	if commit {
+		if err := txn.Commit(ctx); err != nil {
+			b.Fatal(err)
+		}
+	} else {
+		_ = txn.Rollback()
+	}
+	return n
+}
+
+func BenchmarkPointSelect(b *testing.B) {
+	env := newBenchEnv(b)
+	params := []types.Datum{types.NewIntDatum(1)}
+	p := env.plan(b, "SELECT c FROM sbtest1 WHERE id=?", params)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		params[0] = types.NewIntDatum(int64(i%1000 + 1))
+		if env.run(b, p, params, false) != 1 {
+			b.Fatal("no row")
+		}
+	}
+}
+
+func BenchmarkRangeSelect100(b *testing.B) {
+	env := newBenchEnv(b)
+	params := []types.Datum{types.NewIntDatum(1), types.NewIntDatum(100)}
+	p := env.plan(b, "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ?", params)
+	b.ReportAllocs()
+	for b.Loop() {
+		if env.run(b, p, params, false) != 100 {
+			b.Fatal("rows")
+		}
+	}
+}
+
+func BenchmarkIndexUpdate(b *testing.B) {
+	env := newBenchEnv(b)
+	params := []types.Datum{types.NewIntDatum(1)}
+	p := env.plan(b, "UPDATE sbtest1 SET k=k+1 WHERE id=?", params)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		params[0] = types.NewIntDatum(int64(i%1000 + 1))
+		env.run(b, p, params, true)
+	}
+}
