@@ -127,6 +127,23 @@ func TestQuerySysbench(t *testing.T) {
 			s.exec("UPDATE sbtest1 SET c=? WHERE id=?", "c094", 6)
 		})
 	}
+	// One prepared statement executed many times (the cached plan re-bound
+	// to new parameters), including a parameter of another kind.
+	stmt, err := admin.Prepare("SELECT c FROM sbtest1 WHERE id = ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := 20; id <= 30; id++ {
+		var c string
+		if err := stmt.QueryRow(id).Scan(&c); err != nil || c != fmt.Sprintf("c%03d", 100-id) {
+			t.Errorf("id %d: %q %v", id, c, err)
+		}
+	}
+	var c string
+	if err := stmt.QueryRow("31").Scan(&c); err != nil || c != "c069" {
+		t.Errorf("id '31': %q %v", c, err)
+	}
+	stmt.Close()
 	a.want("EXPLAIN SELECT c FROM sbtest1 WHERE id=1", "Projection_1 10000.00 root  c\n└─Point_Get_2 1.00 root table:sbtest1 handle:1")
 }
 
@@ -207,6 +224,27 @@ func TestQueryDML(t *testing.T) {
 		t.Errorf("second commit: %v, want 1213 (40001)", err)
 	}
 	s.want("SELECT n FROM t WHERE id = 10", "100")
+
+	// SELECT ... FOR UPDATE makes a concurrent writer of the row conflict.
+	c1, _ = db.Begin()
+	var got int
+	if err := c1.QueryRow("SELECT n FROM d.t WHERE id = 10 FOR UPDATE").Scan(&got); err != nil || got != 100 {
+		t.Fatalf("for update: %d %v", got, err)
+	}
+	if _, err := db2.Exec("UPDATE d.t SET n = 300 WHERE id = 10"); err != nil {
+		t.Fatal(err)
+	}
+	err = c1.Commit()
+	if !isConflict(err) {
+		t.Errorf("commit after FOR UPDATE: %v, want a write conflict", err)
+	}
 	s.exec("DELETE FROM t WHERE id > 5")
 	s.want("SELECT id FROM t", "1\n2")
+}
+
+// isConflict: the write-conflict error clients retry (MySQL's 1213 with
+// TiDB's text, or TiDB's 9007).
+func isConflict(err error) bool {
+	var me *mysql.MySQLError
+	return errors.As(err, &me) && (me.Number == 1213 || me.Number == 9007)
 }
