@@ -12,6 +12,8 @@ type colCond struct {
 	name string
 	args []expr.Expression // values (one; two for between; n for in)
 	cond expr.Expression
+	// subs are the alternatives of an OR of conditions on col (name "or").
+	subs []colCond
 }
 
 // matchColCond recognises col = v, v op col, col IN (...), col BETWEEN a
@@ -45,8 +47,27 @@ func matchColCond(e expr.Expression) (colCond, bool) {
 		if c, ok := f.Args[0].(*expr.Column); ok {
 			return colCond{col: c.Index, name: f.Name, cond: e}, true
 		}
+	case expr.FnOr:
+		var subs []colCond
+		for _, a := range splitOr(e, nil) {
+			sc, ok := matchColCond(a)
+			if !ok || sc.name == expr.FnOr || (len(subs) > 0 && sc.col != subs[0].col) {
+				return colCond{}, false
+			}
+			subs = append(subs, sc)
+		}
+		return colCond{col: subs[0].col, name: expr.FnOr, subs: subs, cond: e}, true
 	}
 	return colCond{}, false
+}
+
+// splitOr flattens a disjunction.
+func splitOr(e expr.Expression, out []expr.Expression) []expr.Expression {
+	if f, ok := e.(*expr.ScalarFunction); ok && f.Name == expr.FnOr && len(f.Args) == 2 {
+		out = splitOr(f.Args[0], out)
+		return splitOr(f.Args[1], out)
+	}
+	return append(out, e)
 }
 
 func isConst(e expr.Expression) bool { return len(expr.ExtractColumns(e)) == 0 }
@@ -144,7 +165,7 @@ func indexRanges(t *catalog.TableInfo, idx *catalog.IndexInfo, ccs []colCond) ([
 			break
 		}
 		var r IndexRange
-		var in *colCond
+		var in, or *colCond
 		var null bool
 		for i := range ccs {
 			cc := &ccs[i]
@@ -152,6 +173,8 @@ func indexRanges(t *catalog.TableInfo, idx *catalog.IndexInfo, ccs []colCond) ([
 				continue
 			}
 			switch cc.name {
+			case expr.FnOr:
+				or = cc
 			case expr.FnIn:
 				in = cc
 			case expr.FnIsNull:
@@ -178,6 +201,8 @@ func indexRanges(t *catalog.TableInfo, idx *catalog.IndexInfo, ccs []colCond) ([
 		case len(r.Lows)+len(r.Highs) > 0:
 			r.Eq = eq
 			return []IndexRange{r}, score + 1
+		case or != nil:
+			return orRanges(eq, or.subs), score + 2
 		}
 		break
 	}
@@ -228,4 +253,30 @@ func uniquePointGet(p *IndexLookUp) *PointGet {
 		vals = append(vals, r.Eq)
 	}
 	return &PointGet{TableSource: p.TableSource, Index: p.Index, IndexValues: vals}
+}
+
+// orRanges is one range per alternative of an OR on the next index column
+// after the equal prefix eq.
+func orRanges(eq []expr.Expression, subs []colCond) []IndexRange {
+	var out []IndexRange
+	prefix := func(v ...expr.Expression) []expr.Expression {
+		return append(append([]expr.Expression(nil), eq...), v...)
+	}
+	for _, sc := range subs {
+		switch sc.name {
+		case expr.FnIn:
+			for _, v := range sc.args {
+				out = append(out, IndexRange{Eq: prefix(v)})
+			}
+		case expr.FnIsNull:
+			out = append(out, IndexRange{Eq: prefix(expr.NewConstant(types.NewNullDatum(), nil)), NullLast: true})
+		case expr.FnEQ:
+			out = append(out, IndexRange{Eq: prefix(sc.args[0])})
+		default:
+			r := IndexRange{Eq: prefix()}
+			addBounds(&r.Lows, &r.Highs, sc)
+			out = append(out, r)
+		}
+	}
+	return out
 }
