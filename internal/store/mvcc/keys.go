@@ -24,6 +24,18 @@ func LockKey(key []byte) []byte {
 	return appendLockKey(make([]byte, 0, 1+len(key)), key)
 }
 
+// DecodeLockKey returns the user key of a lock-space engine key; ok is
+// false for keys of the other spaces.
+func DecodeLockKey(engineKey []byte) (key []byte, ok bool) {
+	if len(engineKey) == 0 || engineKey[0] != prefixLock {
+		return nil, false
+	}
+	return engineKey[1:], true
+}
+
+// LockSpaceBounds returns the engine key bounds [lo, hi) of the lock space.
+func LockSpaceBounds() (lo, hi []byte) { return []byte{prefixLock}, []byte{prefixLock + 1} }
+
 func appendLockKey(dst, key []byte) []byte {
 	dst = append(dst, prefixLock)
 	return append(dst, key...)

@@ -19,6 +19,10 @@ type ReadOptions struct {
 	IsolationRC bool
 	// KeyOnly: scans return keys without values.
 	KeyOnly bool
+	// SkipLockCheck: point reads do not look for a lock: the caller knows
+	// the key has none that could block this read (the txn layer's lock
+	// index).
+	SkipLockCheck bool
 }
 
 // Pair is one scan result; Err is a *kv.LockedError for a locked key.
@@ -107,7 +111,7 @@ func (r *Reader) keyWriteIter(key []byte) (engine.Iterator, error) {
 // Get returns key's value visible at ts under the SI rules of reference
 // §2.1. A blocking lock gives a *kv.LockedError.
 func (r *Reader) Get(key []byte, ts uint64, o *ReadOptions) (value []byte, found bool, err error) {
-	if o == nil || !o.IsolationRC {
+	if o == nil || !(o.IsolationRC || o.SkipLockCheck) {
 		l, err := r.LoadLock(key)
 		if err != nil {
 			return nil, false, err

@@ -35,8 +35,10 @@ func (s *Storage) KvGet(ctx context.Context, req *kvrpcpb.GetRequest) (*kvrpcpb.
 			return resp, nil
 		}
 	}
+	o := readOpts(c, false)
+	o.SkipLockCheck = !s.locks.mayBeLocked(key) // checked before the snapshot: see lockIndex
 	err := s.read(ctx, func(r *mvcc.Reader) {
-		v, found, err := r.Get(key, ts, readOpts(c, false))
+		v, found, err := r.Get(key, ts, o)
 		switch {
 		case err != nil:
 			resp.Error = keyErr(err)
@@ -68,14 +70,23 @@ func (s *Storage) KvBatchGet(ctx context.Context, req *kvrpcpb.BatchGetRequest) 
 			memLocked[i] = s.cm.CheckKey(k, ts, c.GetResolvedLocks())
 		}
 	}
+	mayBeLocked := make([]bool, len(keys)) // before the snapshot: see lockIndex
+	for i, k := range keys {
+		mayBeLocked[i] = s.locks.mayBeLocked(k)
+	}
 	err := s.read(ctx, func(r *mvcc.Reader) {
-		o := readOpts(c, false)
+		o, noLock := readOpts(c, false), readOpts(c, false)
+		noLock.SkipLockCheck = true
 		for i, k := range keys {
 			if memLocked[i] != nil {
 				resp.Pairs = append(resp.Pairs, &kvrpcpb.KvPair{Key: k, Error: keyErr(memLocked[i])})
 				continue
 			}
-			v, found, err := r.Get(k, ts, o)
+			ko := o
+			if !mayBeLocked[i] {
+				ko = noLock
+			}
+			v, found, err := r.Get(k, ts, ko)
 			switch {
 			case isLocked(err):
 				resp.Pairs = append(resp.Pairs, &kvrpcpb.KvPair{Key: k, Error: keyErr(err)})

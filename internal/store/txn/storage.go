@@ -37,6 +37,7 @@ type Storage struct {
 	cm      *ConcurrencyManager
 	opts    Options
 	closed  atomic.Bool
+	locks   lockIndex // keys with a lock in the engine
 }
 
 // NewStorage returns a Storage over eng. The caller owns eng and closes it
@@ -45,12 +46,14 @@ func NewStorage(eng engine.Engine, opts Options) *Storage {
 	if opts.ResolveLockBatch <= 0 {
 		opts.ResolveLockBatch = DefaultResolveLockBatch
 	}
-	return &Storage{
+	s := &Storage{
 		eng:     eng,
 		latches: NewLatches(opts.LatchSlots),
 		cm:      NewConcurrencyManager(opts.InitialMaxTS),
 		opts:    opts,
 	}
+	s.locks.load(context.Background(), eng)
+	return s
 }
 
 // ConcurrencyManager returns the store's max_ts and memory lock table, for
@@ -115,7 +118,11 @@ func (s *Storage) writeLatched(ctx context.Context, startTS uint64, body command
 	if !body(t, r, g) || t.Empty() {
 		return nil
 	}
-	return s.eng.Write(ctx, t.Batch())
+	err = s.eng.Write(ctx, t.Batch())
+	// Before the memory locks and latches go. A failed write may still
+	// have landed: keep its locks' keys, drop none.
+	s.locks.applied(t.Batch(), err == nil)
+	return err
 }
 
 // memLocker adapts a KeyGuard to mvcc.MemLocker.
