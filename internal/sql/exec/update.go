@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/planner"
 	"github.com/strata-db/strata/internal/types"
 )
@@ -37,6 +38,8 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 	}
 	var todo []pending
 	rowNum := 0
+	fresh := freshAssigns(e.p.Assigns)
+	var scratch *chunk.Chunk
 	err := Drain(ctx, e.child, e.ectx.chunkSize(), func(c *chunk.Chunk) error {
 		for i := 0; i < c.NumRows(); i++ {
 			rowNum++
@@ -46,13 +49,27 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 				old[j] = r.GetDatum(j, fts[j]).Clone()
 			}
 			upd := append([]types.Datum(nil), old...)
-			for _, a := range e.p.Assigns {
+			for ai, a := range e.p.Assigns {
 				col := t.Columns[a.Col]
 				var d types.Datum
 				if a.Expr == nil {
 					d, _ = col.GetDefault(e.ectx.Now)
 				} else {
-					v, err := a.Expr.Eval(e.ectx.Eval, r)
+					// MySQL evaluates assignments left to right: a later
+					// one reads the new values of earlier ones.
+					src := r
+					if fresh[ai] {
+						if scratch == nil {
+							scratch = chunk.New(fts, 1)
+						}
+						scratch.Reset()
+						for j := range upd {
+							scratch.AppendDatum(j, &upd[j])
+						}
+						scratch.AppendInt64(hIdx, r.GetInt64(hIdx))
+						src = scratch.GetRow(0)
+					}
+					v, err := a.Expr.Eval(e.ectx.Eval, src)
 					if err != nil {
 						return err
 					}
@@ -85,4 +102,22 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 		}
 	}
 	return nil
+}
+
+// freshAssigns marks the assignments that read a column assigned before
+// them (evaluated over the partly updated row).
+func freshAssigns(as []planner.Assignment) []bool {
+	out := make([]bool, len(as))
+	assigned := map[int]bool{}
+	for i, a := range as {
+		if a.Expr != nil {
+			for _, c := range expr.ExtractColumns(a.Expr) {
+				if assigned[c.Index] {
+					out[i] = true
+				}
+			}
+		}
+		assigned[a.Col] = true
+	}
+	return out
 }

@@ -36,7 +36,8 @@ func buildSelect(ctx Context, st *ast.SelectStmt) (Plan, error) {
 		res = aggSchema(agg, aggs)
 		if st.Having != nil {
 			res.clause = "having clause"
-			c, err := expr.Build(ctx, st.Having.Expr, res)
+			hs := &schema{cols: res.cols, clause: res.clause, nodes: havingNodes(ctx, res, st.Fields.Fields)}
+			c, err := expr.Build(ctx, st.Having.Expr, hs)
 			if err != nil {
 				return nil, err
 			}
@@ -224,4 +225,28 @@ func trimHidden(p Plan, n int) Plan {
 		proj.Exprs = append(proj.Exprs, columnOf(cols, i))
 	}
 	return proj
+}
+
+// havingNodes resolves HAVING's names as MySQL does: aggregates and
+// columns of the aggregation, then the aliases of the field list.
+func havingNodes(ctx Context, res *schema, fields []*ast.SelectField) func(ast.ExprNode) (expr.Expression, bool, error) {
+	return func(n ast.ExprNode) (expr.Expression, bool, error) {
+		if e, ok, err := res.ResolveNode(n); ok || err != nil {
+			return e, ok, err
+		}
+		cn, ok := n.(*ast.ColumnNameExpr)
+		if !ok || cn.Name.Table.O != "" {
+			return nil, false, nil
+		}
+		if _, _, err := res.Resolve("", "", cn.Name.Name.O); err == nil {
+			return nil, false, nil
+		}
+		for _, f := range fields {
+			if f.WildCard == nil && strings.EqualFold(f.AsName.O, cn.Name.Name.O) {
+				e, err := expr.Build(ctx, f.Expr, res)
+				return e, err == nil, err
+			}
+		}
+		return nil, false, nil
+	}
 }
