@@ -85,10 +85,14 @@ func describe(p Plan) (name, task, obj, info string) {
 		}
 	case *TableScan:
 		name, task, obj = "TableRangeScan", "cop[tikv]", "table:"+x.Alias
+		order := "keep order:" + strconv.FormatBool(x.KeepOrder)
+		if x.Desc {
+			order += ", desc"
+		}
 		if x.Full {
-			name, info = "TableFullScan", "keep order:false"
+			name, info = "TableFullScan", order
 		} else {
-			info = "range:" + boundsDesc(nil, x.Range.Lows, x.Range.Highs) + ", keep order:" + strconv.FormatBool(x.Desc)
+			info = "range:" + boundsDesc(nil, x.Range.Lows, x.Range.Highs) + ", " + order
 		}
 	case *IndexLookUp:
 		name, obj = "IndexLookUp", "table:"+x.Alias+", index:"+x.Index.Name+"("+idxCols(x.Index.Columns)+")"

@@ -103,6 +103,9 @@ type TableScan struct {
 	Range HandleRange
 	Full  bool
 	Desc  bool
+	// KeepOrder: the plan relies on the handle order (a Sort on the
+	// primary key was dropped).
+	KeepOrder bool
 }
 
 // IndexRange is one range of an index: equal values on the first

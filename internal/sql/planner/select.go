@@ -64,6 +64,9 @@ func buildSelect(ctx Context, st *ast.SelectStmt) (Plan, error) {
 	if p, err = buildSortLimit(ctx, p, by, st.Limit); err != nil {
 		return nil, err
 	}
+	if !st.Distinct {
+		p = eliminateSort(p)
+	}
 	p = trimHidden(p, nVisible)
 	markCovering(p, nil)
 	return p, nil
