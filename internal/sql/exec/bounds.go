@@ -13,17 +13,27 @@ import (
 
 // exactHandle converts a value compared for equality with the int handle:
 // ok false when no handle can equal it (NULL, a fraction, out of range).
-func exactHandle(d types.Datum) (int64, bool) {
+// For an UNSIGNED primary key the handle is the value's bits.
+func exactHandle(d types.Datum, unsigned bool) (int64, bool) {
 	switch d.Kind() {
 	case types.KindNull:
 		return 0, false
 	case types.KindInt64:
-		return d.GetInt64(), true
+		return d.GetInt64(), !unsigned || d.GetInt64() >= 0
 	case types.KindUint64:
-		return d.GetInt64(), d.GetUint64() <= math.MaxInt64
+		return d.GetInt64(), unsigned || d.GetUint64() <= math.MaxInt64
 	}
 	f, err := d.ToFloat64()
-	if err != nil || f != math.Trunc(f) || f < math.MinInt64 || f >= math.MaxInt64 {
+	if err != nil || f != math.Trunc(f) {
+		return 0, false
+	}
+	if unsigned {
+		if f < 0 || f >= math.MaxUint64 {
+			return 0, false
+		}
+		return int64(uint64(f)), true
+	}
+	if f < math.MinInt64 || f >= math.MaxInt64 {
 		return 0, false
 	}
 	return int64(f), true

@@ -75,12 +75,14 @@ func (e *pointGet) handles(ctx context.Context) ([]int64, error) {
 		return e.indexHandles(ctx)
 	}
 	out := make([]int64, 0, len(e.p.Handles))
+	pk := e.p.Table.PKHandleColumn()
+	unsigned := pk != nil && pk.FieldType.IsUnsigned()
 	for _, x := range e.p.Handles {
 		d, err := x.Eval(e.ectx.Eval, chunk.Row{})
 		if err != nil {
 			return nil, err
 		}
-		if h, ok := exactHandle(d); ok && !containsHandle(out, h) {
+		if h, ok := exactHandle(d, unsigned); ok && !containsHandle(out, h) {
 			out = append(out, h)
 		}
 	}

@@ -102,7 +102,9 @@ func accessPath(src TableSource, conds []expr.Expression) (Plan, []expr.Expressi
 		}
 		return best, conds
 	}
-	if pk := t.PKHandleColumn(); pk != nil {
+	// Handle ranges follow the signed order of handles: not for UNSIGNED
+	// keys, whose large values are negative handles.
+	if pk := t.PKHandleColumn(); pk != nil && !pk.FieldType.IsUnsigned() {
 		var r HandleRange
 		for _, cc := range ccs {
 			if cc.col == pk.Offset {

@@ -33,6 +33,9 @@ func eliminateSort(p Plan) Plan {
 		return p
 	}
 	pk := scan.Table.PKHandleColumn()
+	if pk != nil && pk.FieldType.IsUnsigned() {
+		return p
+	}
 	if src.Index != scan.HandleIndex() && (pk == nil || src.Index != pk.Offset) {
 		return p
 	}
