@@ -106,6 +106,10 @@ func (b *base) maxRows() int {
 	return maxRows(b.child)
 }
 
+// MaxRows returns an upper bound of the rows e returns, -1 when unknown
+// (a reader that got that many rows need not call Next again).
+func MaxRows(e Executor) int { return maxRows(e) }
+
 // NewChunk returns a chunk to read e's rows into: of capacity size, or
 // less when e returns fewer rows (point reads allocate small chunks).
 func NewChunk(e Executor, size int) *chunk.Chunk {

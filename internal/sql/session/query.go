@@ -133,16 +133,19 @@ func (s *Session) readRows(ctx context.Context, q *queryCtx, p planner.Plan, txn
 		return nil, err
 	}
 	defer e.Close()
-	for {
+	bound, total := exec.MaxRows(e), 0
+	for bound < 0 || total < bound {
 		chk := exec.NewChunk(e, 256)
 		if err := e.Next(ctx, chk); err != nil {
 			return nil, err
 		}
 		if chk.NumRows() == 0 {
-			return res, nil
+			break
 		}
+		total += chk.NumRows()
 		res.chunks = append(res.chunks, chk)
 	}
+	return res, nil
 }
 
 // queryResult holds a query's rows in chunks.
