@@ -33,6 +33,8 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 		return nil
 	}
 	t := e.p.Table
+	batch := !e.p.Replace && len(e.p.OnDup) == 0
+	var built []builtRow
 	vals := make([]types.Datum, len(e.p.Columns))
 	for _, exprs := range e.p.Rows {
 		e.rowNum++
@@ -47,11 +49,22 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 			}
 			vals[i] = d
 		}
-		if err := e.insertRow(ctx, t, vals, exprs); err != nil {
+		if !batch {
+			if err := e.insertRow(ctx, t, vals, exprs); err != nil {
+				return err
+			}
+			continue
+		}
+		row, h, err := e.buildRow(ctx, t, vals, exprs)
+		if err != nil {
 			return err
 		}
+		built = append(built, builtRow{row: row, handle: h})
 	}
 	if e.child == nil {
+		if batch {
+			return e.insertBatch(ctx, t, built)
+		}
 		return nil
 	}
 	// INSERT ... SELECT: read everything first (the select may read the
@@ -73,9 +86,20 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 	}
 	for _, r := range rows {
 		e.rowNum++
-		if err := e.insertRow(ctx, t, r, nil); err != nil {
+		if !batch {
+			if err := e.insertRow(ctx, t, r, nil); err != nil {
+				return err
+			}
+			continue
+		}
+		row, h, err := e.buildRow(ctx, t, r, nil)
+		if err != nil {
 			return err
 		}
+		built = append(built, builtRow{row: row, handle: h})
+	}
+	if batch {
+		return e.insertBatch(ctx, t, built)
 	}
 	return nil
 }
@@ -83,6 +107,16 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 // insertRow inserts one row given the values of the statement's columns
 // (exprs, when given, marks DEFAULT by a nil entry).
 func (e *insert) insertRow(ctx context.Context, t *catalog.TableInfo, vals []types.Datum, exprs []expr.Expression) error {
+	row, handle, err := e.buildRow(ctx, t, vals, exprs)
+	if err != nil {
+		return err
+	}
+	return e.writeNew(ctx, t, row, handle)
+}
+
+// buildRow completes one row with defaults and its AUTO_INCREMENT value,
+// converts it to the column types and gives it a handle.
+func (e *insert) buildRow(ctx context.Context, t *catalog.TableInfo, vals []types.Datum, exprs []expr.Expression) ([]types.Datum, int64, error) {
 	row := make([]types.Datum, len(t.Columns))
 	given := make([]bool, len(t.Columns))
 	for i, off := range e.p.Columns {
@@ -98,8 +132,8 @@ func (e *insert) insertRow(ctx context.Context, t *catalog.TableInfo, vals []typ
 		d, ok := c.GetDefault(e.ectx.Now)
 		if !ok && !c.AutoIncrement {
 			err := sqlerr.New(sqlerr.ErrNoDefaultForField, c.Name)
-			if e.ectx.Strict {
-				return err
+			if e.ectx.Strict && !e.p.Ignore {
+				return nil, 0, err
 			}
 			e.ectx.Eval.AppendWarning(err)
 			d = c.ZeroValue()
@@ -107,12 +141,17 @@ func (e *insert) insertRow(ctx context.Context, t *catalog.TableInfo, vals []typ
 		row[c.Offset] = d
 	}
 	if err := e.autoIncrement(ctx, t, row); err != nil {
-		return err
+		return nil, 0, err
 	}
+	// INSERT IGNORE stores adjusted values with warnings, as non-strict
+	// mode does.
+	strict := e.ectx.Strict
+	e.ectx.Strict = strict && !e.p.Ignore
+	defer func() { e.ectx.Strict = strict }()
 	for _, c := range t.Columns {
 		d, err := castValue(e.ectx, c, row[c.Offset], e.rowNum)
 		if err != nil {
-			return e.ignorable(err)
+			return nil, 0, err
 		}
 		row[c.Offset] = d
 	}
@@ -120,10 +159,16 @@ func (e *insert) insertRow(ctx context.Context, t *catalog.TableInfo, vals []typ
 	if !ok {
 		h, _, err := e.ectx.Alloc.Alloc(ctx, t.ID, 1)
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
 		handle = h
 	}
+	return row, handle, nil
+}
+
+// writeNew writes a built row, resolving a duplicate key as the statement
+// says (REPLACE, ON DUPLICATE KEY UPDATE, IGNORE, or 1062).
+func (e *insert) writeNew(ctx context.Context, t *catalog.TableInfo, row []types.Datum, handle int64) error {
 	for attempt := 0; ; attempt++ {
 		other, idx, found, err := findConflict(ctx, e.ectx.Txn, t, handle, row, t.PKIsHandle)
 		if err != nil {
