@@ -41,17 +41,20 @@ func exactHandle(d types.Datum, unsigned bool) (int64, bool) {
 
 // handleRange evaluates a handle range to inclusive bounds; empty when no
 // handle is in it.
-func handleRange(ectx *Context, r *planner.HandleRange) (lo, hi int64, empty bool, err error) {
-	lo, hi = math.MinInt64, math.MaxInt64
+// exact is false when a bound could not be used (the range is wider than
+// its conditions).
+func handleRange(ectx *Context, r *planner.HandleRange) (lo, hi int64, empty, exact bool, err error) {
+	lo, hi, exact = math.MinInt64, math.MaxInt64, true
 	for _, b := range r.Lows {
 		d, err := b.Value.Eval(ectx.Eval, chunk.Row{})
 		if err != nil {
-			return 0, 0, false, err
+			return 0, 0, false, false, err
 		}
 		v, ok, none := lowBound(d, b.Excl)
 		if none {
-			return 0, 0, true, nil
+			return 0, 0, true, true, nil
 		}
+		exact = exact && ok
 		if ok && v > lo {
 			lo = v
 		}
@@ -59,17 +62,18 @@ func handleRange(ectx *Context, r *planner.HandleRange) (lo, hi int64, empty boo
 	for _, b := range r.Highs {
 		d, err := b.Value.Eval(ectx.Eval, chunk.Row{})
 		if err != nil {
-			return 0, 0, false, err
+			return 0, 0, false, false, err
 		}
 		v, ok, none := highBound(d, b.Excl)
 		if none {
-			return 0, 0, true, nil
+			return 0, 0, true, true, nil
 		}
+		exact = exact && ok
 		if ok && v < hi {
 			hi = v
 		}
 	}
-	return lo, hi, lo > hi, nil
+	return lo, hi, lo > hi, exact, nil
 }
 
 // lowBound: the smallest handle h with h > d (excl) or h >= d; ok false
@@ -158,38 +162,38 @@ func recordKeyRange(tableID, lo, hi int64) (start, end kv.Key) {
 
 // indexKeyRange evaluates one index range to keys [start, end): a superset
 // of the entries the range's conditions select (values that cannot be
-// converted exactly to the column type widen the range); empty when it
-// selects nothing.
-func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange) (start, end kv.Key, empty bool, err error) {
+// converted exactly to the column type widen the range, and exact is then
+// false); empty when it selects nothing.
+func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange) (start, end kv.Key, empty, exact bool, err error) {
 	t, idx := p.Table, p.Index
 	prefix := codec.IndexPrefix(t.ID, idx.ID)
 	key := append([]byte(nil), prefix...)
 	for i, e := range r.Eq {
 		d, err := e.Eval(ectx.Eval, chunk.Row{})
 		if err != nil {
-			return nil, nil, false, err
+			return nil, nil, false, false, err
 		}
 		if d.IsNull() && !(r.NullLast && i == len(r.Eq)-1) {
-			return nil, nil, true, nil
+			return nil, nil, true, true, nil
 		}
 		ft := &t.Columns[idx.Columns[i].Offset].FieldType
 		cd, ok := exactConvert(d, ft)
 		if !ok {
-			return key, codec.PrefixEnd(key), false, nil
+			return key, codec.PrefixEnd(key), false, false, nil
 		}
 		key = codec.EncodeKey(key, cd)
 	}
 	if len(r.Eq) >= len(idx.Columns) || len(r.Lows)+len(r.Highs) == 0 {
-		return key, codec.PrefixEnd(key), false, nil
+		return key, codec.PrefixEnd(key), false, true, nil
 	}
 	ft := &t.Columns[idx.Columns[len(r.Eq)].Offset].FieldType
-	lo, loExcl, none, err := pickBound(ectx, r.Lows, ft, 1)
+	lo, loExcl, none, loExact, err := pickBound(ectx, r.Lows, ft, 1)
 	if err != nil || none {
-		return nil, nil, none, err
+		return nil, nil, none, true, err
 	}
-	hi, hiExcl, none, err := pickBound(ectx, r.Highs, ft, -1)
+	hi, hiExcl, none, hiExact, err := pickBound(ectx, r.Highs, ft, -1)
 	if err != nil || none {
-		return nil, nil, none, err
+		return nil, nil, none, true, err
 	}
 	start, end = key, codec.PrefixEnd(key)
 	if lo != nil {
@@ -197,6 +201,10 @@ func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange)
 		if loExcl {
 			start = codec.PrefixEnd(start)
 		}
+	} else if len(r.Lows) == 0 {
+		// No lower bound: start after the NULLs, which sort first and
+		// satisfy no comparison.
+		start = codec.PrefixEnd(codec.EncodeKey(append([]byte(nil), key...), types.NewNullDatum()))
 	}
 	if hi != nil {
 		end = codec.EncodeKey(append([]byte(nil), key...), *hi)
@@ -204,22 +212,25 @@ func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange)
 			end = codec.PrefixEnd(end)
 		}
 	}
-	return start, end, false, nil
+	return start, end, false, loExact && hiExact, nil
 }
 
 // pickBound evaluates bounds and keeps the tightest (dir 1: largest low,
-// -1: smallest high); nil when unbounded.
-func pickBound(ectx *Context, bs []planner.Bound, ft *types.FieldType, dir int) (best *types.Datum, excl, none bool, err error) {
+// -1: smallest high); nil when unbounded; exact false when a bound could
+// not be converted exactly (and was dropped).
+func pickBound(ectx *Context, bs []planner.Bound, ft *types.FieldType, dir int) (best *types.Datum, excl, none, exact bool, err error) {
+	exact = true
 	for _, b := range bs {
 		d, err := b.Value.Eval(ectx.Eval, chunk.Row{})
 		if err != nil {
-			return nil, false, false, err
+			return nil, false, false, false, err
 		}
 		if d.IsNull() {
-			return nil, false, true, nil
+			return nil, false, true, true, nil
 		}
 		cd, ok := exactConvert(d, ft)
 		if !ok {
+			exact = false
 			continue
 		}
 		if best == nil {
@@ -231,7 +242,7 @@ func pickBound(ectx *Context, bs []planner.Bound, ft *types.FieldType, dir int) 
 			best, excl = &cd, b.Excl
 		}
 	}
-	return best, excl, false, nil
+	return best, excl, false, exact, nil
 }
 
 // exactConvert converts d to the column type when that loses nothing.

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 
+	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/planner"
 )
 
@@ -26,10 +27,12 @@ func Build(ectx *Context, p planner.Plan) (Executor, error) {
 		return &pointGet{base: b, p: x}, nil
 	case *planner.TableScan:
 		b, _ := mk(nil)
-		return &tableScan{base: b, p: x}, nil
+		s := &tableScan{base: b, p: x}
+		return withRangeConds(ectx, s, x.RangeConds), nil
 	case *planner.IndexLookUp:
 		b, _ := mk(nil)
-		return &indexLookUp{base: b, p: x}, nil
+		s := &indexLookUp{base: b, p: x}
+		return withRangeConds(ectx, s, x.RangeConds), nil
 	case *planner.Selection:
 		b, err := mk(x.Child)
 		return &selection{base: b, conds: x.Conds}, err
@@ -65,4 +68,17 @@ func Build(ectx *Context, p planner.Plan) (Executor, error) {
 		return &deleteExec{base: b, p: x}, err
 	}
 	return nil, fmt.Errorf("exec: no executor for %T", p)
+}
+
+// withRangeConds puts the conditions a range read stands for above it, in
+// a selection that only filters when the read's range turned out wider
+// than its conditions.
+func withRangeConds(ectx *Context, r interface {
+	Executor
+	rangeReader
+}, conds []expr.Expression) Executor {
+	if len(conds) == 0 {
+		return r
+	}
+	return &selection{base: base{ectx: ectx, fts: r.FieldTypes(), child: r}, conds: conds, bypass: r}
 }

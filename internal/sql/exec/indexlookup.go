@@ -24,6 +24,9 @@ type indexLookUp struct {
 	seen  map[int64]struct{}
 	batch []int64
 	keys  []kv.Key
+	spans []keySpan
+	// exact: the ranges alone check the plan's RangeConds.
+	exact bool
 	// index-only reads: table column → index column (-1 none), and the
 	// decoded values of the current entry.
 	fromIdx []int
@@ -37,35 +40,44 @@ func (e *indexLookUp) Open(context.Context) error {
 	if len(e.p.Ranges) > 1 {
 		e.seen = make(map[int64]struct{})
 	}
+	e.spans = e.spans[:0]
+	e.exact = true
+	for i := range e.p.Ranges {
+		start, end, empty, exact, err := indexKeyRange(e.ectx, e.p, &e.p.Ranges[i])
+		if err != nil {
+			return err
+		}
+		if !empty {
+			e.spans = append(e.spans, keySpan{start, end})
+			e.exact = e.exact && exact
+		}
+	}
 	return nil
 }
 
-// nextIter opens the iterator of the next non-empty range; false when
-// all ranges are done.
+// keySpan is a key range [start, end).
+type keySpan struct{ start, end kv.Key }
+
+func (e *indexLookUp) rangeExact() bool { return e.exact }
+
+// nextIter opens the iterator of the next range; false when all ranges
+// are done.
 func (e *indexLookUp) nextIter(ctx context.Context) (bool, error) {
-	for e.iter == nil {
-		if e.rng >= len(e.p.Ranges) {
-			return false, nil
-		}
-		r := &e.p.Ranges[e.rng]
-		e.rng++
-		start, end, empty, err := indexKeyRange(e.ectx, e.p, r)
-		if err != nil {
-			return false, err
-		}
-		if empty {
-			continue
-		}
-		if e.p.Desc {
-			e.iter, err = e.ectx.Txn.IterReverse(ctx, start, end)
-		} else {
-			e.iter, err = e.ectx.Txn.Iter(ctx, start, end)
-		}
-		if err != nil {
-			return false, err
-		}
+	if e.iter != nil {
+		return true, nil
 	}
-	return true, nil
+	if e.rng >= len(e.spans) {
+		return false, nil
+	}
+	sp := e.spans[e.rng]
+	e.rng++
+	var err error
+	if e.p.Desc {
+		e.iter, err = e.ectx.Txn.IterReverse(ctx, sp.start, sp.end)
+	} else {
+		e.iter, err = e.ectx.Txn.Iter(ctx, sp.start, sp.end)
+	}
+	return err == nil, err
 }
 
 func (e *indexLookUp) Next(ctx context.Context, chk *chunk.Chunk) error {

@@ -7,15 +7,36 @@ import (
 	"github.com/strata-db/strata/internal/sql/expr"
 )
 
-// selection passes the rows for which every condition is true.
+// selection passes the rows for which every condition is true. Over a
+// range read it checks the range's conditions, and is bypassed (the
+// child's chunk passed through) when the read reports its range exact.
 type selection struct {
 	base
-	conds []expr.Expression
+	conds  []expr.Expression
+	bypass rangeReader
 }
 
-func (e *selection) Open(ctx context.Context) error { return e.openChild(ctx) }
+// rangeReader is a read whose range may stand for its conditions.
+type rangeReader interface {
+	rangeExact() bool
+}
+
+func (e *selection) Open(ctx context.Context) error {
+	if e.bypass != nil {
+		return e.child.Open(ctx)
+	}
+	return e.openChild(ctx)
+}
 
 func (e *selection) Next(ctx context.Context, chk *chunk.Chunk) error {
+	if e.bypass != nil {
+		if e.bypass.rangeExact() {
+			return e.child.Next(ctx, chk)
+		}
+		if e.buf == nil {
+			e.buf = NewChunk(e.child, e.ectx.chunkSize())
+		}
+	}
 	chk.Reset()
 	for chk.NumRows() == 0 {
 		if err := e.child.Next(ctx, e.buf); err != nil {

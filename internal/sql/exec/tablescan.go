@@ -16,18 +16,25 @@ type tableScan struct {
 	p    *planner.TableScan
 	dec  rowDecoder
 	iter kv.Iterator
+	// exact: the range alone checks the plan's RangeConds.
+	exact bool
 }
+
+func (e *tableScan) rangeExact() bool { return e.exact }
 
 func (e *tableScan) Open(ctx context.Context) error {
 	e.dec = newRowDecoder(e.p.Table)
+	e.exact = true
 	var start, end kv.Key
 	if e.p.Full {
 		start, end = e.p.Table.RecordRange()
 	} else {
-		lo, hi, empty, err := handleRange(e.ectx, &e.p.Range)
+		lo, hi, empty, exact, err := handleRange(e.ectx, &e.p.Range)
 		if err != nil || empty {
+			e.exact = true
 			return err
 		}
+		e.exact = exact
 		start, end = recordKeyRange(e.p.Table.ID, lo, hi)
 	}
 	var err error

@@ -90,9 +90,9 @@ func accessPath(src TableSource, conds []expr.Expression) (Plan, []expr.Expressi
 	var best *IndexLookUp
 	bestScore := 0
 	for _, idx := range t.PublicIndices() {
-		ranges, score := indexRanges(t, idx, ccs)
+		ranges, used, score := indexRanges(t, idx, ccs)
 		if score > bestScore {
-			best = &IndexLookUp{TableSource: src, Index: idx, Ranges: ranges}
+			best = &IndexLookUp{TableSource: src, Index: idx, Ranges: ranges, RangeConds: used}
 			bestScore = score
 		}
 	}
@@ -100,19 +100,21 @@ func accessPath(src TableSource, conds []expr.Expression) (Plan, []expr.Expressi
 		if pg := uniquePointGet(best); pg != nil {
 			return pg, conds
 		}
-		return best, conds
+		return best, without(conds, best.RangeConds)
 	}
 	// Handle ranges follow the signed order of handles: not for UNSIGNED
 	// keys, whose large values are negative handles.
 	if pk := t.PKHandleColumn(); pk != nil && !pk.FieldType.IsUnsigned() {
 		var r HandleRange
+		var used []expr.Expression
 		for _, cc := range ccs {
-			if cc.col == pk.Offset {
+			if cc.col == pk.Offset && isBound(cc.name) {
 				addBounds(&r.Lows, &r.Highs, cc)
+				used = append(used, cc.cond)
 			}
 		}
 		if len(r.Lows)+len(r.Highs) > 0 {
-			return &TableScan{TableSource: src, Range: r}, conds
+			return &TableScan{TableSource: src, Range: r, RangeConds: used}, without(conds, used)
 		}
 	}
 	return &TableScan{TableSource: src, Full: true}, conds
@@ -136,6 +138,30 @@ func handlePath(src TableSource, pk int, ccs []colCond, conds []expr.Expression)
 	return nil, conds
 }
 
+// isBound: a comparison or BETWEEN, which addBounds turns into bounds.
+func isBound(name string) bool {
+	switch name {
+	case expr.FnEQ, expr.FnLT, expr.FnLE, expr.FnGT, expr.FnGE, expr.FnBetween:
+		return true
+	}
+	return false
+}
+
+// without returns conds minus drop (by identity).
+func without(conds, drop []expr.Expression) []expr.Expression {
+	out := make([]expr.Expression, 0, len(conds))
+next:
+	for _, c := range conds {
+		for _, d := range drop {
+			if c == d {
+				continue next
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
 // addBounds adds the range bounds of a comparison or BETWEEN.
 func addBounds(lows, highs *[]Bound, cc colCond) {
 	switch cc.name {
@@ -157,18 +183,18 @@ func addBounds(lows, highs *[]Bound, cc colCond) {
 }
 
 // indexRanges builds the ranges of idx from the conditions: equalities on
-// a prefix of its columns, then an IN list, IS NULL or range bounds on the
-// next column. The score favours more equal columns.
-func indexRanges(t *catalog.TableInfo, idx *catalog.IndexInfo, ccs []colCond) ([]IndexRange, int) {
+// a prefix of its columns, then an IN list, IS NULL, an OR of conditions
+// or range bounds on the next column. used are the conditions the ranges
+// stand for; the score favours more equal columns.
+func indexRanges(t *catalog.TableInfo, idx *catalog.IndexInfo, ccs []colCond) (ranges []IndexRange, used []expr.Expression, score int) {
 	var eq []expr.Expression
-	score := 0
 	for _, ic := range idx.Columns {
 		if ic.Length >= 0 || !keyComparable(&t.Columns[ic.Offset].FieldType) {
 			break
 		}
 		var r IndexRange
-		var in, or *colCond
-		var null bool
+		var in, or, null *colCond
+		var bounds []expr.Expression
 		for i := range ccs {
 			cc := &ccs[i]
 			if cc.col != ic.Offset {
@@ -180,38 +206,45 @@ func indexRanges(t *catalog.TableInfo, idx *catalog.IndexInfo, ccs []colCond) ([
 			case expr.FnIn:
 				in = cc
 			case expr.FnIsNull:
-				null = true
+				null = cc
 			default:
 				addBounds(&r.Lows, &r.Highs, *cc)
+				bounds = append(bounds, cc.cond)
 			}
 		}
 		if v, ok := eqValue(r); ok {
 			eq = append(eq, v)
+			for _, cc := range ccs {
+				if cc.col == ic.Offset && cc.name == expr.FnEQ && cc.args[0] == v {
+					used = append(used, cc.cond)
+					break
+				}
+			}
 			score += 4
 			continue
 		}
 		switch {
-		case null:
+		case null != nil:
 			nullC := expr.NewConstant(types.NewNullDatum(), nil)
-			return []IndexRange{{Eq: append(eq, nullC), NullLast: true}}, score + 4
+			return []IndexRange{{Eq: append(eq, nullC), NullLast: true}}, append(used, null.cond), score + 4
 		case in != nil:
 			ranges := make([]IndexRange, len(in.args))
 			for i, v := range in.args {
 				ranges[i] = IndexRange{Eq: append(append([]expr.Expression(nil), eq...), v)}
 			}
-			return ranges, score + 3
+			return ranges, append(used, in.cond), score + 3
 		case len(r.Lows)+len(r.Highs) > 0:
 			r.Eq = eq
-			return []IndexRange{r}, score + 1
+			return []IndexRange{r}, append(used, bounds...), score + 1
 		case or != nil:
-			return orRanges(eq, or.subs), score + 2
+			return orRanges(eq, or.subs), append(used, or.cond), score + 2
 		}
 		break
 	}
 	if len(eq) == 0 {
-		return nil, 0
+		return nil, nil, 0
 	}
-	return []IndexRange{{Eq: eq}}, score
+	return []IndexRange{{Eq: eq}}, used, score
 }
 
 // eqValue returns the value of an equality among r's bounds.

@@ -40,7 +40,7 @@ func markCovering(p Plan, needed []bool) {
 		}
 		markCovering(x.Child, child)
 	case *IndexLookUp:
-		x.IndexOnly = covers(x, needed)
+		x.IndexOnly = covers(x, usedBy(n, needed, x.RangeConds...))
 	}
 }
 

@@ -106,6 +106,10 @@ type TableScan struct {
 	// KeepOrder: the plan relies on the handle order (a Sort on the
 	// primary key was dropped).
 	KeepOrder bool
+	// RangeConds are the conditions the range stands for: checked by the
+	// range alone when every bound converts exactly to a handle, else
+	// re-checked on each row.
+	RangeConds []expr.Expression
 }
 
 // IndexRange is one range of an index: equal values on the first
@@ -129,6 +133,10 @@ type IndexLookUp struct {
 	// columns are decoded from the entry keys and the other columns are
 	// NULL (IndexRangeScan in EXPLAIN).
 	IndexOnly bool
+	// RangeConds are the conditions the ranges stand for: checked by the
+	// ranges alone when every value converts exactly to the column type,
+	// else re-checked on each row.
+	RangeConds []expr.Expression
 }
 
 // Selection keeps the rows for which every condition is true.
