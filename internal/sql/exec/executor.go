@@ -13,7 +13,10 @@ import (
 
 // Executor is one operator of an execution tree: Open, then Next until it
 // returns a chunk with no rows, then Close. Next resets chk and fills it
-// with up to chk.Capacity() rows of FieldTypes().
+// with up to chk.Capacity() rows of FieldTypes(). A closed tree may be
+// opened again for another execution of the same plan (after the fields
+// of its Context were set for that execution): operators keep their
+// chunks across executions.
 type Executor interface {
 	Open(ctx context.Context) error
 	Next(ctx context.Context, chk *chunk.Chunk) error

@@ -20,18 +20,23 @@ type insert struct {
 	base
 	p      *planner.Insert
 	rowNum int
+	done   bool
 	// dupChk holds the conflicting row followed by the new one, for the
 	// ON DUPLICATE KEY UPDATE assignments.
 	dupChk *chunk.Chunk
 }
 
-func (e *insert) Open(ctx context.Context) error { return e.openChild(ctx) }
+func (e *insert) Open(ctx context.Context) error {
+	e.rowNum, e.done = 0, false
+	return e.openChild(ctx)
+}
 
 func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 	chk.Reset()
-	if e.rowNum > 0 {
+	if e.done {
 		return nil
 	}
+	e.done = true
 	t := e.p.Table
 	batch := !e.p.Replace && len(e.p.OnDup) == 0
 	var built []builtRow

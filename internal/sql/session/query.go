@@ -21,18 +21,44 @@ func (s *Session) execQuery(ctx context.Context, stmt ast.StmtNode) (server.Resu
 	if err != nil {
 		return nil, err
 	}
-	return s.runPlan(ctx, q, p)
+	return s.runPlan(ctx, q, p, nil)
+}
+
+// execCache keeps the executor tree of a prepared statement's cached plan
+// for its next execution, with the Context its operators point to.
+type execCache struct {
+	exe  exec.Executor
+	ectx *exec.Context
+}
+
+// executor returns the executors of p for this execution: the cached
+// tree re-pointed at a fresh context, or a new tree (cached when c is
+// not nil).
+func (s *Session) executor(q *queryCtx, p planner.Plan, txn kv.Transaction, c *execCache) (exec.Executor, *exec.Context, error) {
+	ectx := s.execContext(q, txn)
+	if c != nil && c.exe != nil {
+		*c.ectx = *ectx
+		return c.exe, c.ectx, nil
+	}
+	e, err := exec.Build(ectx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c != nil {
+		c.exe, c.ectx = e, ectx
+	}
+	return e, ectx, nil
 }
 
 // runPlan executes a plan: reads in the statement's transaction into a
 // materialized result, writes with the autocommit retry of write
 // conflicts.
-func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan) (server.Result, error) {
+func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *execCache) (server.Result, error) {
 	if ex, ok := p.(*planner.Explain); ok {
 		return stringsResult(planner.ExplainColumns, planner.ExplainRows(ex.Target)), nil
 	}
 	if p.Schema() != nil {
-		return s.runRead(ctx, q, p)
+		return s.runRead(ctx, q, p, c)
 	}
 	var ectx *exec.Context
 	err := s.runAutocommitRetry(ctx, func(txn *txnclient.Txn) error {
@@ -44,11 +70,11 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan) (ser
 			staged = exec.NewStmtTxn(txn)
 			w = staged
 		}
-		ectx = s.execContext(q, w)
-		e, err := exec.Build(ectx, p)
+		e, ec, err := s.executor(q, p, w, c)
 		if err != nil {
 			return err
 		}
+		ectx = ec
 		if err := runToEnd(ctx, e); err != nil || staged == nil {
 			return err
 		}
@@ -85,12 +111,12 @@ func runToEnd(ctx context.Context, e exec.Executor) error {
 }
 
 // runRead runs a query and keeps its rows.
-func (s *Session) runRead(ctx context.Context, q *queryCtx, p planner.Plan) (server.Result, error) {
+func (s *Session) runRead(ctx context.Context, q *queryCtx, p planner.Plan, c *execCache) (server.Result, error) {
 	txn, autocommit, err := s.stmtTxn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.readRows(ctx, q, p, txn)
+	res, err := s.readRows(ctx, q, p, txn, c)
 	if autocommit {
 		if _, isLock := findLock(p); isLock && err == nil {
 			err = txn.Commit(ctx)
@@ -116,9 +142,8 @@ func findLock(p planner.Plan) (*planner.Lock, bool) {
 	return nil, false
 }
 
-func (s *Session) readRows(ctx context.Context, q *queryCtx, p planner.Plan, txn *txnclient.Txn) (*queryResult, error) {
-	ectx := s.execContext(q, txn)
-	e, err := exec.Build(ectx, p)
+func (s *Session) readRows(ctx context.Context, q *queryCtx, p planner.Plan, txn *txnclient.Txn, c *execCache) (*queryResult, error) {
+	e, _, err := s.executor(q, p, txn, c)
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,8 @@ type prepared struct {
 	plan      planner.Plan
 	schemaVer int64
 	kinds     []types.Kind
+	// exec holds the executors of plan, reused by the next execution.
+	exec execCache
 }
 
 // prepStore holds a session's prepared statements.
@@ -90,12 +92,17 @@ func (s *Session) executePrepared(ctx context.Context, id uint32, args []server.
 			return nil, err
 		}
 		ps.plan, ps.schemaVer = p, q.is.Version()
+		ps.exec = execCache{}
 		ps.kinds = ps.kinds[:0]
 		for i := range params {
 			ps.kinds = append(ps.kinds, params[i].Kind())
 		}
 	}
-	return s.runPlan(ctx, q, p)
+	var c *execCache
+	if s.planCacheOn() {
+		c = &ps.exec
+	}
+	return s.runPlan(ctx, q, p, c)
 }
 
 // isQuery reports the statements execQuery runs.
