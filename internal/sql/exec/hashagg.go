@@ -67,3 +67,10 @@ func (e *hashAgg) Next(ctx context.Context, chk *chunk.Chunk) error {
 	}
 	return nil
 }
+
+// Close releases the groups (the tree may be kept for reuse).
+func (e *hashAgg) Close() error {
+	clear(e.groups)
+	e.groups = e.groups[:0]
+	return e.base.Close()
+}

@@ -109,3 +109,10 @@ func (e *sortExec) Next(ctx context.Context, chk *chunk.Chunk) error {
 	}
 	return nil
 }
+
+// Close releases the sorted rows (the tree may be kept for reuse).
+func (e *sortExec) Close() error {
+	clear(e.rows)
+	e.rows = e.rows[:0]
+	return e.base.Close()
+}
