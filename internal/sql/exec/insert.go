@@ -294,6 +294,14 @@ func (e *insert) onDuplicate(ctx context.Context, t *catalog.TableInfo, handle i
 		}
 		upd[a.Col] = upd[a.Col].Clone()
 	}
+	touchOnUpdate(e.ectx, t, old, upd, func(off int) bool {
+		for _, a := range e.p.OnDup {
+			if a.Col == off {
+				return true
+			}
+		}
+		return false
+	})
 	changed, err := updateRow(ctx, e.ectx, t, handle, old, upd)
 	if err != nil {
 		return e.ignorable(err)

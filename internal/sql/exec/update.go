@@ -81,6 +81,7 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 				}
 				upd[a.Col] = v.Clone()
 			}
+			touchOnUpdate(e.ectx, t, old, upd, e.assigned)
 			todo = append(todo, pending{handle: r.GetInt64(hIdx), old: old, new: upd})
 		}
 		return nil
@@ -120,4 +121,14 @@ func freshAssigns(as []planner.Assignment) []bool {
 		assigned[a.Col] = true
 	}
 	return out
+}
+
+// assigned reports whether the statement assigns column off.
+func (e *update) assigned(off int) bool {
+	for _, a := range e.p.Assigns {
+		if a.Col == off {
+			return true
+		}
+	}
+	return false
 }

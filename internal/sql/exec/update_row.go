@@ -58,3 +58,16 @@ func updateRow(ctx context.Context, ectx *Context, t *catalog.TableInfo, handle 
 	key, val := t.EncodeRecord(newHandle, new)
 	return true, txn.Set(key, val)
 }
+
+// touchOnUpdate sets the ON UPDATE CURRENT_TIMESTAMP columns the
+// statement did not assign, when the row changed.
+func touchOnUpdate(ectx *Context, t *catalog.TableInfo, old, new []types.Datum, assigned func(off int) bool) {
+	if rowsEqual(old, new) {
+		return
+	}
+	for _, c := range t.Columns {
+		if c.OnUpdateNow && !assigned(c.Offset) {
+			new[c.Offset] = types.NewTimeDatum(types.FromGoTime(ectx.Now.In(ectx.Eval.Location()), c.FieldType.Tp, c.FieldType.Fsp()))
+		}
+	}
+}

@@ -92,7 +92,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 func (s *Session) execContext(q *queryCtx, txn kv.Transaction) *exec.Context {
 	mode := s.vars.SQLMode()
 	return &exec.Context{
-		Eval: q, Txn: txn, Alloc: s.d.catalog.Allocator(), Now: q.now,
+		Eval: q, Txn: txn, Alloc: s.d.catalog.Allocator(), Now: q.now.In(s.vars.Location()),
 		Strict:            mode.Strict(),
 		NoAutoValueOnZero: mode&sysvar.ModeNoAutoValueOnZero != 0,
 	}
