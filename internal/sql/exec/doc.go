@@ -20,7 +20,19 @@
 // IterReverse) over a handle range. indexLookUp: an Iter per index range,
 // then a BatchGet of the rows of each batch of entries, in index order.
 // Rows are decoded straight into chunks (codec.DecodeRowToChunk) in the
-// planner's TableSource layout: all columns, then the handle.
+// planner's TableSource layout: all columns, then the handle. An index-only
+// read (IndexOnly) decodes the index columns from the entry keys and
+// leaves the other columns NULL. The conditions a range read stands for
+// (RangeConds) sit in a selection above it that passes chunks through
+// untouched when every bound converted exactly, and filters otherwise.
+//
+// # Reuse
+//
+// A prepared statement's cached plan keeps its executor tree: the session
+// overwrites the fields of the tree's Context and opens it again. Open
+// resets every operator's state; chunks are kept (sized to the reader's
+// row bound, so point reads keep small ones); Close releases what a
+// finished execution materialized (sorted rows, groups).
 //
 // # Writes
 //
@@ -37,6 +49,11 @@
 // values rebase the allocator. Affected rows follow MySQL: changed rows
 // for UPDATE, 2 per updated row of ON DUPLICATE KEY UPDATE, deleted plus
 // inserted rows for REPLACE.
+//
+// In an explicit transaction the session runs a DML statement over a
+// StmtTxn, which stages the statement's writes and applies them only when
+// the statement succeeds (MySQL's statement atomicity). Plain INSERT reads
+// every key that decides a duplicate with one BatchGet per statement.
 //
 // SELECT ... FOR UPDATE (lock) re-writes each returned row with its
 // current value, putting its key in the write set: a concurrent

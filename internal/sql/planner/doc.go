@@ -23,7 +23,7 @@
 //
 //	Projection / Sort / TopN / Limit / Agg
 //	        │
-//	   Selection   (residual predicates: everything the access path does not check exactly)
+//	   Selection   (residual predicates: what the access path does not stand for)
 //	        │
 //	PointGet │ TableScan (range on the int handle, or full) │ IndexLookUp (ranges on an index prefix)
 //
@@ -33,9 +33,11 @@
 // the most equal prefix columns, then an IN list, IS NULL or range on the
 // next column (a unique index with all columns equal becomes a point get
 // on the index); a range on the handle (TableRangeScan); TableFullScan.
-// Ranges may be a superset of the rows the predicates select (values not
-// exactly convertible to the column type widen them), which is why the
-// residual Selection keeps every predicate but the handle point get's.
+// The conditions a range stands for move into the read (RangeConds):
+// ranges may be a superset of the rows those conditions select when a
+// value does not convert exactly to the column type (a bound is then
+// dropped), which the executor detects per execution, re-checking the
+// conditions only then. Every other predicate stays in a Selection.
 // Indexes are used for ranges only over columns whose SQL comparison
 // agrees with the memcomparable key order (not for strings under
 // case-insensitive collations, not for prefix index columns).
