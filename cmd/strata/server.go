@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/strata-db/strata/internal/client/locate"
 	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/client/txnclient"
@@ -113,8 +114,23 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 		return err
 	}
 	addr := lis.Addr().(*net.TCPAddr)
+	var st *status.Server
+	if w.statusPort >= 0 {
+		st, err = status.Start(net.JoinHostPort(w.host, strconv.Itoa(w.statusPort)),
+			status.Info{Role: w.role, Version: version, Addrs: map[string]string{"mysql": addr.String()}})
+		if err != nil {
+			log.Warn("status port not served", "port", w.statusPort, "err", err)
+		} else {
+			defer st.Close()
+			log.Info("strata "+w.role+" status on "+st.Addr(), "addr", st.Addr())
+		}
+	}
+	var reg prometheus.Registerer
+	if st != nil {
+		reg = st.Registry
+	}
 	dom, err := session.NewDomain(ctx, session.DomainConfig{
-		Client: client, Logger: log,
+		Client: client, Logger: log, Metrics: reg,
 		ServerInfo: sysvar.ServerInfo{Version: version, Port: addr.Port, DataDir: w.dataDir},
 	})
 	if err != nil {
@@ -124,16 +140,6 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 	sql := sqlserver.New(sqlserver.Config{Logger: log}, dom)
 	served := make(chan error, 1)
 	go func() { served <- sql.Serve(lis) }()
-	if w.statusPort >= 0 {
-		st, err := status.Start(net.JoinHostPort(w.host, strconv.Itoa(w.statusPort)),
-			status.Info{Role: w.role, Version: version, Addrs: map[string]string{"mysql": addr.String()}})
-		if err != nil {
-			log.Warn("status port not served", "port", w.statusPort, "err", err)
-		} else {
-			defer st.Close()
-			log.Info("strata "+w.role+" status on "+st.Addr(), "addr", st.Addr())
-		}
-	}
 	// The connection line goes to stdout whatever the log level: users
 	// and scripts (the playground, tests) wait for it.
 	fmt.Fprintf(w.stdout, "strata %s ready: mysql --host %s --port %d -u root\n", w.role, addr.IP, addr.Port)

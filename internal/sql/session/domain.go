@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/strata-db/strata/internal/client/txnclient"
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/sql/catalog"
@@ -23,6 +24,8 @@ type DomainConfig struct {
 	ServerInfo sysvar.ServerInfo
 	// Logger logs; nil means slog.Default().
 	Logger *slog.Logger
+	// Metrics registers the SQL layer's Prometheus series; nil: none.
+	Metrics prometheus.Registerer
 }
 
 // Domain is the per-process SQL state shared by every session. It
@@ -33,6 +36,7 @@ type Domain struct {
 	globals *sysvar.GlobalStore
 	catalog *catalog.Catalog
 	log     *slog.Logger
+	metrics *metrics
 
 	mu       sync.Mutex
 	sessions map[uint32]*Session
@@ -51,6 +55,7 @@ func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
 		client:   cfg.Client,
 		reg:      sysvar.NewRegistry(cfg.ServerInfo),
 		log:      cfg.Logger,
+		metrics:  newMetrics(cfg.Metrics),
 		sessions: map[uint32]*Session{},
 	}
 	d.globals = sysvar.NewGlobalStore(d.reg, d.begin)
@@ -90,6 +95,7 @@ func (d *Domain) Open(ctx context.Context, c server.ConnInfo) (server.Session, e
 	d.mu.Lock()
 	d.sessions[c.ID] = s
 	d.mu.Unlock()
+	d.metrics.conns.Inc()
 	return s, nil
 }
 
@@ -98,4 +104,5 @@ func (d *Domain) forget(id uint32) {
 	d.mu.Lock()
 	delete(d.sessions, id)
 	d.mu.Unlock()
+	d.metrics.conns.Dec()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -53,7 +54,9 @@ func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.
 	}
 	for _, stmt := range stmts {
 		s.warnings = append(s.warnings[:0], warns...)
+		start := time.Now()
 		res, err := s.execStmt(ctx, stmt)
+		s.d.metrics.observe(stmtType(stmt), start, err)
 		if err != nil {
 			return err
 		}
@@ -122,7 +125,13 @@ func (s *Session) Prepare(ctx context.Context, sql string) (*server.Prepared, er
 
 // ExecutePrepared implements server.Session.
 func (s *Session) ExecutePrepared(ctx context.Context, id uint32, args []server.Arg) (server.Result, error) {
-	return s.executePrepared(ctx, id, args)
+	start, typ := time.Now(), "Other"
+	if ps := s.prepStmts().stmts[id]; ps != nil {
+		typ = stmtType(ps.stmt)
+	}
+	res, err := s.executePrepared(ctx, id, args)
+	s.d.metrics.observe(typ, start, err)
+	return res, err
 }
 
 // ClosePrepared implements server.Session.

@@ -41,7 +41,9 @@ func (s *Session) finishStmt(ctx context.Context, txn *txnclient.Txn, autocommit
 		_ = txn.Rollback()
 		return err
 	}
-	return txn.Commit(ctx)
+	err = txn.Commit(ctx)
+	s.d.metrics.committed(err)
+	return err
 }
 
 // maxStmtRetries bounds the in-server retries of an autocommit statement
@@ -64,5 +66,6 @@ func (s *Session) runAutocommitRetry(ctx context.Context, fn func(txn *txnclient
 		if err == nil || !autocommit || !errors.Is(err, kv.ErrWriteConflict) || attempt >= maxStmtRetries {
 			return err
 		}
+		s.d.metrics.retries.Inc()
 	}
 }

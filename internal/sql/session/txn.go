@@ -27,7 +27,9 @@ func (s *Session) commit(ctx context.Context) error {
 	}
 	txn := s.txn
 	s.txn = nil
-	return txn.Commit(ctx)
+	err := txn.Commit(ctx)
+	s.d.metrics.committed(err)
+	return err
 }
 
 // rollback discards the open explicit transaction, if any.

@@ -1,0 +1,56 @@
+package sqlnode
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/strata-db/strata/tests/testproc"
+)
+
+// TestStatusPort: the status port serves /status, /metrics with the SQL
+// layer's series, and pprof.
+func TestStatusPort(t *testing.T) {
+	p := testproc.Start(t, "server", "--data-dir", filepath.Join(t.TempDir(), "d"), "--port", "0", "--status-port", "0")
+	statusAddr := p.WaitLine(regexp.MustCompile(`strata server status on (127\.0\.0\.1:\d+)`), time.Minute)[1]
+	port := p.WaitLine(readyRE, time.Minute)[2]
+	n := &sqlNode{t: t, port: port, proc: p}
+	db := n.db("")
+	if _, err := db.Exec("CREATE DATABASE m"); err != nil {
+		t.Fatal(err)
+	}
+	var one int
+	if err := db.QueryRow("SELECT 1").Scan(&one); err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string) string {
+		resp, err := http.Get(fmt.Sprintf("http://%s%s", statusAddr, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %s", path, resp.Status)
+		}
+		return string(b)
+	}
+	m := get("/metrics")
+	for _, want := range []string{`strata_sql_queries_total{result="ok",type="Select"}`, `strata_sql_queries_total{result="ok",type="DDL"}`,
+		"strata_sql_query_duration_seconds_bucket", "strata_sql_connections", "strata_sql_txn_commits_total", "strata_sql_txn_conflicts_total", "strata_sql_stmt_retries_total"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	if s := get("/status"); !strings.Contains(s, `"role":"server"`) {
+		t.Errorf("/status: %s", s)
+	}
+	if s := get("/debug/pprof/"); !strings.Contains(s, "goroutine") {
+		t.Errorf("/debug/pprof/ lacks goroutine")
+	}
+}
