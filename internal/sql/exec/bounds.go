@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"math"
 
 	"github.com/strata-db/strata/internal/chunk"
@@ -211,6 +212,9 @@ func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange)
 		if !hiExcl {
 			end = codec.PrefixEnd(end)
 		}
+	}
+	if bytes.Compare(start, end) >= 0 {
+		return nil, nil, true, true, nil // low above high: nothing
 	}
 	return start, end, false, loExact && hiExact, nil
 }
