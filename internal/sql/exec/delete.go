@@ -35,7 +35,7 @@ func (e *deleteExec) Next(ctx context.Context, chk *chunk.Chunk) error {
 		row    []types.Datum
 	}
 	var todo []victim
-	err := Drain(ctx, e.child, e.ectx.chunkSize(), func(c *chunk.Chunk) error {
+	err := e.drainChild(ctx, func(c *chunk.Chunk) error {
 		for i := 0; i < c.NumRows(); i++ {
 			r := c.GetRow(i)
 			row := make([]types.Datum, len(t.Columns))

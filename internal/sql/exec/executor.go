@@ -122,6 +122,22 @@ func NewChunk(e Executor, size int) *chunk.Chunk {
 	return chunk.New(e.FieldTypes(), size)
 }
 
+// drainChild runs the child to the end through the operator's own input
+// chunk (kept across executions), calling fn for every batch.
+func (b *base) drainChild(ctx context.Context, fn func(*chunk.Chunk) error) error {
+	for {
+		if err := b.child.Next(ctx, b.buf); err != nil {
+			return err
+		}
+		if b.buf.NumRows() == 0 {
+			return nil
+		}
+		if err := fn(b.buf); err != nil {
+			return err
+		}
+	}
+}
+
 // Drain runs e to the end, calling fn for every chunk it produces (the
 // chunk is reused: copy what must outlive the call).
 func Drain(ctx context.Context, e Executor, size int, fn func(*chunk.Chunk) error) error {

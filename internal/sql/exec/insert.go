@@ -76,7 +76,7 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 	// table being written).
 	var rows [][]types.Datum
 	fts := e.child.FieldTypes()
-	err := Drain(ctx, e.child, e.ectx.chunkSize(), func(c *chunk.Chunk) error {
+	err := e.drainChild(ctx, func(c *chunk.Chunk) error {
 		for i := 0; i < c.NumRows(); i++ {
 			r := c.GetRow(i).GetDatums(fts)
 			for j := range r {

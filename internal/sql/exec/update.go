@@ -16,6 +16,8 @@ type update struct {
 	base
 	p    *planner.Update
 	done bool
+	// fresh marks assignments reading earlier-assigned columns.
+	fresh []bool
 }
 
 func (e *update) Open(ctx context.Context) error {
@@ -38,9 +40,12 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 	}
 	var todo []pending
 	rowNum := 0
-	fresh := freshAssigns(e.p.Assigns)
+	if e.fresh == nil {
+		e.fresh = freshAssigns(e.p.Assigns)
+	}
+	fresh := e.fresh
 	var scratch *chunk.Chunk
-	err := Drain(ctx, e.child, e.ectx.chunkSize(), func(c *chunk.Chunk) error {
+	err := e.drainChild(ctx, func(c *chunk.Chunk) error {
 		for i := 0; i < c.NumRows(); i++ {
 			rowNum++
 			r := c.GetRow(i)
