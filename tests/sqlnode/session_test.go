@@ -41,7 +41,7 @@ func TestConnectAndVariables(t *testing.T) {
 	if _, err := conn.ExecContext(t.Context(), "SET SESSION tidb_enable_async_commit = OFF"); err != nil {
 		t.Fatal(err)
 	}
-	if err := conn.QueryRowContext(t.Context(), "SELECT @@tidb_enable_async_commit").Scan(&v); err != nil || v != "OFF" {
+	if err := conn.QueryRowContext(t.Context(), "SELECT @@tidb_enable_async_commit").Scan(&v); err != nil || v != "0" {
 		t.Errorf("session value %q %v", v, err)
 	}
 	conn.Close()
@@ -52,11 +52,11 @@ func TestConnectAndVariables(t *testing.T) {
 	n.proc.Kill()
 	n.start()
 	db = n.db("")
-	if err := db.QueryRow("SELECT @@global.tidb_enable_1pc").Scan(&v); err != nil || v != "OFF" {
-		t.Errorf("GLOBAL tidb_enable_1pc after restart = %q, %v; want OFF", v, err)
+	if err := db.QueryRow("SELECT @@global.tidb_enable_1pc").Scan(&v); err != nil || v != "0" {
+		t.Errorf("GLOBAL tidb_enable_1pc after restart = %q, %v; want 0 (OFF)", v, err)
 	}
-	if err := db.QueryRow("SELECT @@tidb_enable_1pc").Scan(&v); err != nil || v != "OFF" {
-		t.Errorf("new session's tidb_enable_1pc = %q, %v; want the GLOBAL OFF", v, err)
+	if err := db.QueryRow("SELECT @@tidb_enable_1pc").Scan(&v); err != nil || v != "0" {
+		t.Errorf("new session's tidb_enable_1pc = %q, %v; want the GLOBAL 0 (OFF)", v, err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/session/sysvar"
 	"github.com/strata-db/strata/internal/types"
 )
 
@@ -39,11 +40,30 @@ func (q *queryCtx) Param(i int) types.Datum {
 	return q.params[i]
 }
 
+// GetSysVar reads @@[global.]name. Boolean variables read as 1 or 0, as
+// in MySQL (SELECT @@autocommit is 1; SHOW VARIABLES says ON).
 func (q *queryCtx) GetSysVar(name string, global bool) (string, error) {
+	var (
+		v   string
+		err error
+	)
 	if global {
-		return q.s.vars.GetGlobal(name)
+		v, err = q.s.vars.GetGlobal(name)
+	} else {
+		v, err = q.s.vars.Get(name)
 	}
-	return q.s.vars.Get(name)
+	if err != nil {
+		return "", sysvarErr(err)
+	}
+	if sv, ok := q.s.d.reg.Lookup(name); ok && sv.Type == sysvar.TypeBool {
+		switch v {
+		case "ON":
+			return "1", nil
+		case "OFF":
+			return "0", nil
+		}
+	}
+	return v, nil
 }
 
 func (q *queryCtx) GetUserVar(name string) (types.Datum, bool) {
