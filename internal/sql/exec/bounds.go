@@ -182,6 +182,12 @@ func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange)
 		if !ok {
 			return key, codec.PrefixEnd(key), false, false, nil
 		}
+		if padSpace(ft) && !cd.IsNull() {
+			// Stored keys keep trailing spaces, which the collation
+			// ignores: read every value that equals v up to them.
+			lo, hi := padRange(cd)
+			return codec.EncodeKey(append([]byte(nil), key...), lo), codec.EncodeKey(key, hi), false, false, nil
+		}
 		key = codec.EncodeKey(key, cd)
 	}
 	if len(r.Eq) >= len(idx.Columns) || len(r.Lows)+len(r.Highs) == 0 {
@@ -196,7 +202,22 @@ func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange)
 	if err != nil || none {
 		return nil, nil, none, true, err
 	}
-	start, end = key, codec.PrefixEnd(key)
+	if padSpace(ft) {
+		loExact, hiExact = false, false
+		if lo != nil {
+			l, _ := padRange(*lo)
+			lo, loExcl = &l, false
+		}
+		if hi != nil {
+			_, h := padRange(*hi)
+			end = codec.EncodeKey(append([]byte(nil), key...), h)
+			hi = nil
+		}
+	}
+	start = key
+	if end == nil {
+		end = codec.PrefixEnd(key)
+	}
 	if lo != nil {
 		start = codec.EncodeKey(append([]byte(nil), key...), *lo)
 		if loExcl {
@@ -263,3 +284,18 @@ func exactConvert(d types.Datum, ft *types.FieldType) (types.Datum, bool) {
 }
 
 var _ = expr.FnEQ
+
+// padSpace: string comparisons under the column's collation ignore
+// trailing spaces (the *_bin collations), while its index keys hold the
+// bytes as stored.
+func padSpace(ft *types.FieldType) bool {
+	return ft.EvalType() == types.ETString && ft.Collate != "binary"
+}
+
+// padRange is [lo, hi): the stored strings that equal v up to trailing
+// spaces lie in it (v without its trailing spaces, up to that followed
+// by '!', the byte after the space).
+func padRange(v types.Datum) (lo, hi types.Datum) {
+	b := bytes.TrimRight(v.GetBytes(), " ")
+	return types.NewStringDatumBytes(b), types.NewStringDatumBytes(append(append([]byte(nil), b...), '!'))
+}

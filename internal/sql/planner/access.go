@@ -275,6 +275,12 @@ func uniquePointGet(p *IndexLookUp) *PointGet {
 	if !p.Index.Unique {
 		return nil
 	}
+	for _, ic := range p.Index.Columns {
+		// Trailing spaces: see exec's padRange.
+		if ft := &p.Table.Columns[ic.Offset].FieldType; ft.EvalType() == types.ETString && ft.Collate != "binary" {
+			return nil
+		}
+	}
 	vals := make([][]expr.Expression, 0, len(p.Ranges))
 	for _, r := range p.Ranges {
 		if len(r.Eq) != len(p.Index.Columns) || len(r.Lows)+len(r.Highs) > 0 {
