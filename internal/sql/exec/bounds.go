@@ -24,8 +24,12 @@ func exactHandle(d types.Datum, unsigned bool) (int64, bool) {
 	case types.KindUint64:
 		return d.GetInt64(), unsigned || d.GetUint64() <= math.MaxInt64
 	}
+	// Numbers compare with strings as doubles, a string by its numeric
+	// prefix ('abc' is 0): use the value even when the string had to be
+	// truncated.
 	f, err := d.ToFloat64()
-	if err != nil || f != math.Trunc(f) {
+	isString := d.Kind() == types.KindString || d.Kind() == types.KindBytes
+	if (err != nil && !isString) || f != math.Trunc(f) || math.IsInf(f, 0) || math.IsNaN(f) {
 		return 0, false
 	}
 	if unsigned {
@@ -268,6 +272,25 @@ func pickBound(ectx *Context, bs []planner.Bound, ft *types.FieldType, dir int) 
 		}
 	}
 	return best, excl, false, exact, nil
+}
+
+// pointValue converts a value compared for equality with a column of type
+// ft to the key value to look up; ok false when no stored value can equal
+// it. Strings compared with integer columns compare as doubles (by their
+// numeric prefix).
+func pointValue(d types.Datum, ft *types.FieldType) (types.Datum, bool) {
+	if cd, ok := exactConvert(d, ft); ok {
+		return cd, true
+	}
+	if ft.EvalType() == types.ETInt && (d.Kind() == types.KindString || d.Kind() == types.KindBytes) {
+		if h, ok := exactHandle(d, ft.IsUnsigned()); ok {
+			if ft.IsUnsigned() {
+				return exactConvert(types.NewUintDatum(uint64(h)), ft)
+			}
+			return exactConvert(types.NewIntDatum(h), ft)
+		}
+	}
+	return d, false
 }
 
 // exactConvert converts d to the column type when that loses nothing.

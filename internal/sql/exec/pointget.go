@@ -110,7 +110,7 @@ tuples:
 			if err != nil {
 				return nil, err
 			}
-			cd, ok := exactConvert(d, &t.Columns[idx.Columns[i].Offset].FieldType)
+			cd, ok := pointValue(d, &t.Columns[idx.Columns[i].Offset].FieldType)
 			if d.IsNull() || !ok {
 				continue tuples
 			}
