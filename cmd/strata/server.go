@@ -138,6 +138,7 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 		return err
 	}
 	sql := sqlserver.New(sqlserver.Config{Logger: log}, dom)
+	dom.SetKiller(sql.Kill)
 	served := make(chan error, 1)
 	go func() { served <- sql.Serve(lis) }()
 	// The connection line goes to stdout whatever the log level: users

@@ -213,4 +213,3 @@ func query(db *sql.DB, r record) ([]string, error) {
 	}
 	return out, nil
 }
-

@@ -40,6 +40,7 @@ type Domain struct {
 
 	mu       sync.Mutex
 	sessions map[uint32]*Session
+	kill     func(connID uint32, query bool) bool
 	nextID   atomic.Uint32
 }
 

@@ -32,6 +32,8 @@ type Session struct {
 	userVars map[string]string
 	// prep holds the prepared statements (query_prepare.go).
 	prep *prepStore
+	// proc is what SHOW PROCESSLIST shows of this session.
+	proc procInfo
 }
 
 var _ server.Session = (*Session)(nil)
@@ -55,7 +57,9 @@ func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.
 	for _, stmt := range stmts {
 		s.warnings = append(s.warnings[:0], warns...)
 		start := time.Now()
+		s.proc.set("Query", stmt.Text())
 		res, err := s.execStmt(ctx, stmt)
+		s.proc.set("Sleep", "")
 		s.d.metrics.observe(stmtType(stmt), start, err)
 		if err != nil {
 			return err
@@ -98,7 +102,12 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 	case *ast.RollbackStmt:
 		return &okResult{}, s.rollback()
 	case *ast.ShowStmt:
+		if st.Tp == ast.ShowProcessList {
+			return s.execShowProcessList(ctx, st.Full)
+		}
 		return s.execShow(ctx, st)
+	case *ast.KillStmt:
+		return s.execKill(st)
 	case *ast.SelectStmt:
 		if st.From == nil {
 			return s.execSelectNoFrom(ctx, st)
@@ -128,6 +137,8 @@ func (s *Session) ExecutePrepared(ctx context.Context, id uint32, args []server.
 	start, typ := time.Now(), "Other"
 	if ps := s.prepStmts().stmts[id]; ps != nil {
 		typ = stmtType(ps.stmt)
+		s.proc.set("Query", ps.stmt.Text())
+		defer s.proc.set("Sleep", "")
 	}
 	res, err := s.executePrepared(ctx, id, args)
 	s.d.metrics.observe(typ, start, err)
