@@ -248,3 +248,27 @@ func isConflict(err error) bool {
 	var me *mysql.MySQLError
 	return errors.As(err, &me) && (me.Number == 1213 || me.Number == 9007)
 }
+
+// TestQueryTypes: values of every column type round-trip through INSERT
+// and SELECT over both protocols (parameters bound as their Go types).
+func TestQueryTypes(t *testing.T) {
+	n := startServer(t)
+	for _, params := range []string{"interpolateParams=true", "parseTime=true"} {
+		db := n.db(params)
+		db.SetMaxOpenConns(1)
+		s := sqlT{t, db}
+		s.exec("CREATE DATABASE IF NOT EXISTS ty")
+		s.exec("USE ty")
+		s.exec("DROP TABLE IF EXISTS a")
+		s.exec("CREATE TABLE a (id BIGINT UNSIGNED PRIMARY KEY, i TINYINT, d DECIMAL(10,3), f FLOAT, g DOUBLE, c CHAR(4), v VARCHAR(20), b BLOB, vb VARBINARY(8), dt DATETIME(3), da DATE, ts TIMESTAMP)")
+		s.exec("INSERT INTO a VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			uint64(18446744073709551615), -7, "123.456", 1.5, 2.25, "ab", "héllo", []byte{0, 1, 2}, []byte("xy"), "2024-02-29 12:34:56.789", "2024-03-01", "2024-03-01 00:00:01")
+		s.exec("INSERT INTO a (id) VALUES (?)", 1)
+		s.want("SELECT id, i, d, f, g, c, v, hex(b), vb, dt, da, ts FROM a WHERE id = ?",
+			map[bool]string{true: "18446744073709551615 -7 123.456 1.5 2.25 ab héllo 000102 xy 2024-02-29 12:34:56.789 2024-03-01 2024-03-01 00:00:01",
+				false: "18446744073709551615 -7 123.456 1.5 2.25 ab héllo 000102 xy 2024-02-29T12:34:56.789Z 2024-03-01T00:00:00Z 2024-03-01T00:00:01Z"}[params == "interpolateParams=true"],
+			uint64(18446744073709551615))
+		s.want("SELECT id, i, d, c, b FROM a WHERE id = 1", "1 NULL NULL NULL NULL")
+		s.want("SELECT count(*), sum(d), avg(g), min(dt), max(v) FROM a", map[bool]string{true: "2 123.456 2.25 2024-02-29 12:34:56.789 héllo", false: "2 123.456 2.25 2024-02-29T12:34:56.789Z héllo"}[params == "interpolateParams=true"])
+	}
+}
