@@ -97,6 +97,7 @@ func (d *Domain) Open(ctx context.Context, c server.ConnInfo) (server.Session, e
 	d.sessions[c.ID] = s
 	d.mu.Unlock()
 	d.metrics.conns.Inc()
+	d.metrics.connections.Add(1)
 	return s, nil
 }
 

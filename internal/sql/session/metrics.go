@@ -2,6 +2,8 @@ package session
 
 import (
 	"errors"
+	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -18,10 +20,15 @@ type metrics struct {
 	commits   prometheus.Counter
 	conflicts prometheus.Counter
 	retries   prometheus.Counter
+
+	started     time.Time
+	questions   atomic.Int64 // statements, for SHOW STATUS
+	connections atomic.Int64 // connections ever opened
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
 	m := &metrics{
+		started: time.Now(),
 		queries: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "strata_sql_queries_total", Help: "Statements executed, by type and result (ok, error).",
 		}, []string{"type", "result"}),
@@ -50,6 +57,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 
 // observe records one statement.
 func (m *metrics) observe(typ string, start time.Time, err error) {
+	m.questions.Add(1)
 	result := "ok"
 	if err != nil {
 		result = "error"
@@ -101,4 +109,18 @@ func stmtType(stmt ast.StmtNode) string {
 		return "DDL"
 	}
 	return "Other"
+}
+
+// statusVars are the rows of SHOW [GLOBAL] STATUS, sorted by name.
+func (d *Domain) statusVars() [][]string {
+	d.mu.Lock()
+	conns := len(d.sessions)
+	d.mu.Unlock()
+	m := d.metrics
+	return [][]string{
+		{"Connections", strconv.FormatInt(m.connections.Load(), 10)},
+		{"Questions", strconv.FormatInt(m.questions.Load(), 10)},
+		{"Threads_connected", strconv.Itoa(conns)},
+		{"Uptime", strconv.FormatInt(int64(time.Since(m.started).Seconds()), 10)},
+	}
 }

@@ -47,7 +47,13 @@ func (s *Session) execShow(ctx context.Context, st *ast.ShowStmt) (server.Result
 		}
 		return stringsResult([]string{"Level", "Code", "Message"}, rows), nil
 	case ast.ShowStatus:
-		return stringsResult([]string{"Variable_name", "Value"}, nil), nil
+		var rows [][]string
+		for _, nv := range s.d.statusVars() {
+			if filterLike([][]string{{nv[0]}}, st.Pattern) != nil {
+				rows = append(rows, nv)
+			}
+		}
+		return stringsResult([]string{"Variable_name", "Value"}, rows), nil
 	case ast.ShowEngines:
 		return stringsResult([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"},
 			[][]string{{"InnoDB", "DEFAULT", "Strata: distributed transactional storage", "YES", "NO", "NO"}}), nil
