@@ -1,17 +1,48 @@
 package session
 
 import (
+	"context"
+	"time"
+
+	"github.com/strata-db/strata/internal/sql/privilege"
+	"github.com/strata-db/strata/internal/sql/server"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
-// Authenticate implements server.Backend. Until user management lands,
-// the only account is root with an empty password (TiDB's default): any
-// plugin's empty response is that password.
+// authRefreshTimeout bounds the account refresh a login does.
+const authRefreshTimeout = 5 * time.Second
+
+// Authenticate implements server.Backend: the client must match a stored
+// account (MySQL's host order) and answer the scramble with its password,
+// under either plugin (both hashes are stored). Anything else is 1045.
+// Accounts are refreshed first (one read of the version key), so an
+// account created on another server can log in at once.
 func (d *Domain) Authenticate(user, host, plugin string, salt, response []byte) error {
-	if user == "root" && len(response) == 0 {
-		return nil
+	ctx, cancel := context.WithTimeout(context.Background(), authRefreshTimeout)
+	defer cancel()
+	if err := d.privs.Refresh(ctx); err != nil {
+		d.log.Warn("refresh accounts at login; using the cached ones", "err", err)
 	}
-	return sqlerr.New(sqlerr.ErrAccessDenied, user, host, yesNo(len(response) > 0))
+	acc := d.privs.Snapshot().MatchAccount(user, host)
+	if acc == nil || !checkPassword(acc, plugin, salt, response) {
+		return sqlerr.New(sqlerr.ErrAccessDenied, user, host, yesNo(len(response) > 0))
+	}
+	return nil
+}
+
+// checkPassword checks a scramble response against the account's hash
+// for the plugin the client used.
+func checkPassword(acc *privilege.Account, plugin string, salt, response []byte) bool {
+	if plugin == server.PluginCachingSHA2Password {
+		if len(acc.SHA2Hash) == 0 && len(acc.NativeHash) > 0 {
+			return false // a password whose SHA-256 form is unknown (created from a native hash)
+		}
+		return server.CheckSHA2Password(salt, response, acc.SHA2Hash)
+	}
+	if len(acc.NativeHash) == 0 && len(acc.SHA2Hash) > 0 {
+		return false
+	}
+	return server.CheckNativePassword(salt, response, acc.NativeHash)
 }
 
 func yesNo(b bool) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/strata-db/strata/internal/client/txnclient"
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/sql/server"
 	"github.com/strata-db/strata/internal/sql/session/sysvar"
 )
@@ -35,6 +36,7 @@ type Domain struct {
 	reg     *sysvar.Registry
 	globals *sysvar.GlobalStore
 	catalog *catalog.Catalog
+	privs   *privilege.Store
 	log     *slog.Logger
 	metrics *metrics
 
@@ -62,6 +64,9 @@ func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
 	d.globals = sysvar.NewGlobalStore(d.reg, d.begin)
 	if _, err := d.globals.Refresh(ctx); err != nil {
 		return nil, fmt.Errorf("load global variables: %w", err)
+	}
+	if err := d.initPrivileges(ctx); err != nil {
+		return nil, err
 	}
 	d.catalog = catalog.New(d.begin, catalog.Options{})
 	if _, err := d.catalog.Refresh(ctx); err != nil {

@@ -84,6 +84,9 @@ func parseErrText(err error) string {
 
 // execStmt runs one statement.
 func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Result, error) {
+	if err := s.checkPriv(ctx, stmt); err != nil {
+		return nil, err
+	}
 	// DESCRIBE t parses as EXPLAIN of SHOW COLUMNS.
 	if ex, ok := stmt.(*ast.ExplainStmt); ok {
 		if show, ok := ex.Stmt.(*ast.ShowStmt); ok {
@@ -105,9 +108,14 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 		if st.Tp == ast.ShowProcessList {
 			return s.execShowProcessList(ctx, st.Full)
 		}
+		if st.Tp == ast.ShowGrants {
+			return s.execShowGrants(ctx, st)
+		}
 		return s.execShow(ctx, st)
 	case *ast.KillStmt:
 		return s.execKill(st)
+	case *ast.CreateUserStmt, *ast.AlterUserStmt, *ast.DropUserStmt, *ast.GrantStmt, *ast.RevokeStmt:
+		return s.execPrivStmt(ctx, st)
 	case *ast.SelectStmt:
 		if st.From == nil {
 			return s.execSelectNoFrom(ctx, st)
@@ -137,6 +145,10 @@ func (s *Session) ExecutePrepared(ctx context.Context, id uint32, args []server.
 	start, typ := time.Now(), "Other"
 	if ps := s.prepStmts().stmts[id]; ps != nil {
 		typ = stmtType(ps.stmt)
+		if err := s.checkPriv(ctx, ps.stmt); err != nil {
+			s.d.metrics.observe(typ, start, err)
+			return nil, err
+		}
 		s.proc.set("Query", ps.stmt.Text())
 		defer s.proc.set("Sleep", "")
 	}
