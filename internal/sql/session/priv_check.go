@@ -149,11 +149,17 @@ func (s *Session) stmtPrivs(stmt ast.StmtNode) ([]privReq, error) {
 	case *ast.DeleteStmt:
 		targets := deleteTargets(st)
 		onTables(targets, privilege.DeletePriv)
+		// Not the whole statement: a multi-table DELETE's list names
+		// aliases, not tables.
 		var rest []*ast.TableName
-		for _, n := range []ast.Node{st.TableRefs, st.Where, st.Order, st.Limit} {
-			if n != nil {
-				rest = append(rest, tablesIn(n)...)
-			}
+		if st.TableRefs != nil {
+			rest = tablesIn(st.TableRefs)
+		}
+		if st.Where != nil {
+			rest = append(rest, tablesIn(st.Where)...)
+		}
+		if st.Order != nil {
+			rest = append(rest, tablesIn(st.Order)...)
 		}
 		onTables(without(rest, targets), privilege.SelectPriv)
 	case *ast.CreateDatabaseStmt:

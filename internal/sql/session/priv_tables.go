@@ -31,11 +31,9 @@ func (c *tableCollector) Enter(n ast.Node) (ast.Node, bool) {
 
 func (c *tableCollector) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
-// tablesIn returns the tables named under n.
+// tablesIn returns the tables named under n (which must not be nil, nor
+// a nil pointer in an interface).
 func tablesIn(n ast.Node) []*ast.TableName {
-	if n == nil {
-		return nil
-	}
 	c := &tableCollector{}
 	n.Accept(c)
 	return c.names
@@ -61,7 +59,7 @@ func without(all, skip []*ast.TableName) []*ast.TableName {
 }
 
 // otherTables returns the tables under stmt that are not targets.
-func otherTables(stmt ast.Node, targets []*ast.TableName) []*ast.TableName {
+func otherTables(stmt ast.StmtNode, targets []*ast.TableName) []*ast.TableName {
 	return without(tablesIn(stmt), targets)
 }
 
@@ -125,6 +123,9 @@ func updateTargets(st *ast.UpdateStmt) []*ast.TableName {
 // deleteTargets returns the tables a DELETE removes rows from: the one
 // table, or in a multi-table DELETE the tables (or aliases) it lists.
 func deleteTargets(st *ast.DeleteStmt) []*ast.TableName {
+	if st.TableRefs == nil {
+		return nil
+	}
 	if !st.IsMultiTable || st.Tables == nil {
 		return tablesIn(st.TableRefs)
 	}
