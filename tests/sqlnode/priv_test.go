@@ -13,14 +13,18 @@ import (
 )
 
 // dbAs opens a pool that logs in as user with password pw.
-func (n *sqlNode) dbAs(user, pw string) *sql.DB {
+func (n *sqlNode) dbAs(user, pw string) *sql.DB { return n.dbAsIn(user, pw, "") }
+
+// dbAsIn opens a pool that logs in as user with password pw into database
+// db (named in the handshake).
+func (n *sqlNode) dbAsIn(user, pw, db string) *sql.DB {
 	n.t.Helper()
-	db, err := sql.Open("mysql", fmt.Sprintf("%s:%s@tcp(127.0.0.1:%s)/", user, pw, n.port))
+	pool, err := sql.Open("mysql", fmt.Sprintf("%s:%s@tcp(127.0.0.1:%s)/%s", user, pw, n.port, db))
 	if err != nil {
 		n.t.Fatal(err)
 	}
-	n.t.Cleanup(func() { db.Close() })
-	return db
+	n.t.Cleanup(func() { pool.Close() })
+	return pool
 }
 
 // errNo returns the MySQL error number of err, or 0.
@@ -118,12 +122,17 @@ func TestPrivileges(t *testing.T) {
 	var v int
 	_, err = conn.ExecContext(ctx, "USE pdb")
 	wantErr(t, "USE without privileges", err, 1044, "Access denied for user 'alice'@'127.0.0.1' to database 'pdb'")
+	wantErr(t, "database in the handshake without privileges", n.dbAsIn("alice", "secret", "pdb").PingContext(ctx),
+		1044, "to database 'pdb'")
 	err = conn.QueryRowContext(ctx, "SELECT v FROM pdb.t WHERE id = 1").Scan(&v)
 	wantErr(t, "SELECT without privileges", err, 1142, "SELECT command denied to user 'alice'@'127.0.0.1' for table 't'")
 
 	// GRANT SELECT ON pdb.*: the open session reads at once, still cannot write.
 	mustExec(t, root, "GRANT SELECT ON pdb.* TO 'alice'@'%'")
 	mustExec(t, conn, "USE pdb")
+	if err := n.dbAsIn("alice", "secret", "pdb").PingContext(ctx); err != nil {
+		t.Errorf("database in the handshake after GRANT: %v", err)
+	}
 	if err := conn.QueryRowContext(ctx, "SELECT v FROM t WHERE id = 1").Scan(&v); err != nil || v != 10 {
 		t.Errorf("SELECT after GRANT: %d, %v", v, err)
 	}

@@ -57,11 +57,13 @@ type Store struct {
 	opts  Options
 
 	cur atomic.Pointer[Snapshot]
+	// lastCheck is when the version key was last read (UnixNano), read
+	// without the lock so that MaybeRefresh costs no lock when fresh.
+	lastCheck atomic.Int64
 
 	mu struct {
 		sync.Mutex
-		loaded    bool
-		lastCheck time.Time
+		loaded bool
 	}
 }
 
@@ -94,14 +96,20 @@ func (s *Store) Refresh(ctx context.Context) error {
 // Statements call it, so a server sees other servers' changes within
 // about one interval without a background goroutine.
 func (s *Store) MaybeRefresh(ctx context.Context) error {
-	if !s.mu.TryLock() {
+	if s.fresh() || !s.mu.TryLock() {
 		return nil
 	}
 	defer s.mu.Unlock()
-	if s.mu.loaded && s.opts.Now().Sub(s.mu.lastCheck) < s.opts.RefreshInterval {
+	if s.fresh() {
 		return nil
 	}
 	return s.refreshLocked(ctx)
+}
+
+// fresh reports whether the version key was read within the interval.
+func (s *Store) fresh() bool {
+	last := s.lastCheck.Load()
+	return last != 0 && s.opts.Now().Sub(time.Unix(0, last)) < s.opts.RefreshInterval
 }
 
 func (s *Store) refreshLocked(ctx context.Context) error {
@@ -114,7 +122,7 @@ func (s *Store) refreshLocked(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	s.mu.lastCheck = s.opts.Now()
+	s.lastCheck.Store(s.opts.Now().UnixNano())
 	if s.mu.loaded && ver == s.cur.Load().version {
 		return nil
 	}

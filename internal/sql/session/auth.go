@@ -15,19 +15,30 @@ const authRefreshTimeout = 5 * time.Second
 // Authenticate implements server.Backend: the client must match a stored
 // account (MySQL's host order) and answer the scramble with its password,
 // under either plugin (both hashes are stored). Anything else is 1045.
-// Accounts are refreshed first (one read of the version key), so an
-// account created on another server can log in at once.
+// A refusal is decided on freshly loaded accounts (one read of the
+// version key), so an account created on another server can log in at
+// once; a success may use a cache up to one refresh interval old.
 func (d *Domain) Authenticate(user, host, plugin string, salt, response []byte) error {
 	ctx, cancel := context.WithTimeout(context.Background(), authRefreshTimeout)
 	defer cancel()
-	if err := d.privs.Refresh(ctx); err != nil {
+	if err := d.privs.MaybeRefresh(ctx); err != nil {
 		d.log.Warn("refresh accounts at login; using the cached ones", "err", err)
 	}
-	acc := d.privs.Snapshot().MatchAccount(user, host)
-	if acc == nil || !checkPassword(acc, plugin, salt, response) {
-		return sqlerr.New(sqlerr.ErrAccessDenied, user, host, yesNo(len(response) > 0))
+	if d.login(user, host, plugin, salt, response) {
+		return nil
 	}
-	return nil
+	// The cache may be up to an interval old: an account just created or
+	// changed on another server deserves a fresh look before a refusal.
+	if err := d.privs.Refresh(ctx); err == nil && d.login(user, host, plugin, salt, response) {
+		return nil
+	}
+	return sqlerr.New(sqlerr.ErrAccessDenied, user, host, yesNo(len(response) > 0))
+}
+
+// login checks a login against the cached accounts.
+func (d *Domain) login(user, host, plugin string, salt, response []byte) bool {
+	acc := d.privs.Snapshot().MatchAccount(user, host)
+	return acc != nil && checkPassword(acc, plugin, salt, response)
 }
 
 // checkPassword checks a scramble response against the account's hash

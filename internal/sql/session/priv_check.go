@@ -25,8 +25,6 @@ func (s *Session) checkPriv(ctx context.Context, stmt ast.StmtNode) error {
 		return nil
 	}
 	switch st := stmt.(type) {
-	case *ast.UseStmt:
-		return s.checkAnyOnDB(acc, st.DBName)
 	case *ast.KillStmt:
 		return s.checkKill(acc, st)
 	case *ast.AlterUserStmt:
@@ -75,6 +73,16 @@ func (s *Session) denied(r privReq, acc *privilege.Account) error {
 		name = "GRANT"
 	}
 	return sqlerr.New(sqlerr.ErrTableaccessDenied, name, s.conn.User, s.conn.Host, r.table)
+}
+
+// checkUse is the check of USE db, COM_INIT_DB and the handshake's
+// database (UseDB calls it): some privilege on db or its tables (1044).
+func (s *Session) checkUse(ctx context.Context, db string) error {
+	acc := s.account(ctx)
+	if acc.Global.Has(privilege.GlobalPrivs | privilege.GrantPriv) {
+		return nil
+	}
+	return s.checkAnyOnDB(acc, db)
 }
 
 // checkAnyOnDB is USE db's check: some privilege on db or its tables.

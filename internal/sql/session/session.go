@@ -165,6 +165,9 @@ func (s *Session) ResetPrepared(id uint32) error { return s.resetPrepared(id) }
 
 // UseDB implements server.Session: the database must exist (1049).
 func (s *Session) UseDB(ctx context.Context, db string) error {
+	if err := s.checkUse(ctx, db); err != nil {
+		return err
+	}
 	d, err := s.d.catalog.InfoSchema().Database(db)
 	if err != nil {
 		return err
