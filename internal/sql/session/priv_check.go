@@ -20,7 +20,11 @@ type privReq struct {
 // needs that the session's account lacks, or nil. An account with every
 // global privilege (root) skips the walk.
 func (s *Session) checkPriv(ctx context.Context, stmt ast.StmtNode) error {
-	acc := s.account(ctx)
+	return s.checkStmtFor(s.account(ctx), stmt)
+}
+
+// checkStmtFor is checkPriv for the account acc.
+func (s *Session) checkStmtFor(acc *privilege.Account, stmt ast.StmtNode) error {
 	if acc.Global.Has(privilege.GlobalPrivs | privilege.GrantPriv) {
 		return nil
 	}

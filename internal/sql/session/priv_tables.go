@@ -102,7 +102,7 @@ func updateTargets(st *ast.UpdateStmt) []*ast.TableName {
 		return nil
 	}
 	srcs := tableSources(st.TableRefs)
-	if !st.MultipleTable || len(srcs) <= 1 {
+	if len(srcs) <= 1 {
 		return tablesIn(st.TableRefs)
 	}
 	var out []*ast.TableName
