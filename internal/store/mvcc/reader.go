@@ -160,9 +160,39 @@ func (r *Reader) dataValue(key []byte, startTS uint64) ([]byte, bool, error) {
 // skipping Lock and Rollback records and applying the gc_fence rule.
 func (r *Reader) visibleValue(it engine.Iterator, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
 	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
+	it.SeekGE(r.keyBuf)
+	return r.versionsFrom(it, key, ts, keyOnly)
+}
+
+// nearSteps bounds the Next calls a forward scan tries before it seeks.
+const nearSteps = 4
+
+// visibleValueNear is visibleValue for an iterator already on one of
+// key's versions (a forward scan): it steps over the few versions newer
+// than ts instead of seeking, the common case being none.
+func (r *Reader) visibleValueNear(it engine.Iterator, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
+	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
+	prefix := r.keyBuf[:len(r.keyBuf)-tsLen]
+	for i := 0; i < nearSteps && it.Valid(); i++ {
+		ek := it.Key()
+		if len(ek) != len(r.keyBuf) || !bytes.HasPrefix(ek, prefix) {
+			break
+		}
+		if bytes.Compare(ek, r.keyBuf) >= 0 { // commit_ts <= ts: versions sort newest first
+			return r.versionsFrom(it, key, ts, keyOnly)
+		}
+		it.Next()
+	}
+	return r.visibleValue(it, key, ts, keyOnly)
+}
+
+// versionsFrom walks key's write records from the iterator's position (at
+// or after key@ts, r.keyBuf holding that seek key) to the first that
+// decides the value.
+func (r *Reader) versionsFrom(it engine.Iterator, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
 	prefix := r.keyBuf[:len(r.keyBuf)-tsLen]
 	var w Write
-	for ok := it.SeekGE(r.keyBuf); ok; ok = it.Next() {
+	for ok := it.Valid(); ok; ok = it.Next() {
 		ek := it.Key()
 		if len(ek) != len(r.keyBuf) || !bytes.HasPrefix(ek, prefix) {
 			break

@@ -126,7 +126,11 @@ func (s *scanner) run(limit int) ([]Pair, error) {
 		if !hasWrite {
 			continue
 		}
-		v, found, err := s.r.visibleValue(s.wit, key, s.ts, s.o.KeyOnly)
+		visible := s.r.visibleValue
+		if !s.reverse {
+			visible = s.r.visibleValueNear // the iterator is on key's newest version
+		}
+		v, found, err := visible(s.wit, key, s.ts, s.o.KeyOnly)
 		if err != nil {
 			return nil, err
 		}
@@ -165,10 +169,25 @@ func (s *scanner) moveLock() {
 }
 
 // skipKey positions the write iterator on the next user key after key.
+// Forward, it first steps over the few remaining versions of key (usually
+// none or one) and seeks only if there are more.
 func (s *scanner) skipKey(key []byte) {
 	p := appendWritePrefix(nil, key)
 	if s.reverse {
 		s.wOK = s.wit.SeekLT(p)
+		return
+	}
+	s.wOK = s.wit.Valid()
+	for i := 0; i < nearSteps && s.wOK; i++ {
+		if ek := s.wit.Key(); len(ek) != len(p)+tsLen || !bytes.HasPrefix(ek, p) {
+			return // on the next key already
+		}
+		s.wOK = s.wit.Next()
+	}
+	if !s.wOK {
+		return
+	}
+	if ek := s.wit.Key(); len(ek) != len(p)+tsLen || !bytes.HasPrefix(ek, p) {
 		return
 	}
 	p[len(p)-1]++
