@@ -274,3 +274,16 @@ func TestUpdateErrorAborts(t *testing.T) {
 		t.Fatalf("version key written: %v", err)
 	}
 }
+
+// BenchmarkMatchAccount measures what every statement pays to find its
+// account and a login to pick one, among a few accounts of one user.
+func BenchmarkMatchAccount(b *testing.B) {
+	snap := newSnapshot(1, append(BootstrapAccounts(),
+		&Account{User: "u", Host: "%"}, &Account{User: "u", Host: "10.0.%"}, &Account{User: "u", Host: "localhost"}))
+	b.ReportAllocs()
+	for b.Loop() {
+		if snap.MatchAccount("root", "127.0.0.1") == nil || snap.MatchAccount("u", "10.0.0.7") == nil {
+			b.Fatal("no match")
+		}
+	}
+}
