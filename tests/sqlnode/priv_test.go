@@ -5,11 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/strata-db/strata/tests/testproc"
 )
 
 // dbAs opens a pool that logs in as user with password pw.
@@ -232,5 +235,89 @@ func TestPrivileges(t *testing.T) {
 	}
 	if err := n.dbAs("carol", "c4rol").PingContext(ctx); err != nil {
 		t.Errorf("carol after restart: %v", err)
+	}
+}
+
+// TestPrivilegesAcrossSQLServers: two `strata sql` servers over one
+// `strata kv`: an account created on one logs in on the other at once, and
+// GRANT / REVOKE / DROP USER on one reach the other's open sessions within
+// the refresh interval (about a second).
+func TestPrivilegesAcrossSQLServers(t *testing.T) {
+	dir := t.TempDir()
+	kv := testproc.Start(t, "kv", "--data-dir", filepath.Join(dir, "kv"), "--addr", "127.0.0.1:0", "--status-addr", "")
+	kvAddr := kv.WaitLine(regexp.MustCompile(`strata kv serving on (127\.0\.0\.1:\d+)`), time.Minute)[1]
+	open := func(name, user, pw string) *sql.DB {
+		p := testproc.Start(t, "sql", "--store", kvAddr, "--data-dir", filepath.Join(dir, name), "--port", "0", "--status-port", "-1")
+		port := p.WaitLine(regexp.MustCompile(`strata sql ready: mysql --host \S+ --port (\d+) -u root`), time.Minute)[1]
+		return sqlOpen(t, fmt.Sprintf("%s:%s@tcp(127.0.0.1:%s)/", user, pw, port))
+	}
+	a := open("a", "root", "")
+	bRoot := open("b", "root", "")
+	ctx := t.Context()
+	mustExec(t, a, "CREATE USER 'dave'@'%' IDENTIFIED BY 'd4ve'")
+
+	// Log in on B through B's root port with dave's password.
+	var bPort string
+	if err := bRoot.QueryRowContext(ctx, "SELECT @@port").Scan(&bPort); err != nil {
+		t.Fatal(err)
+	}
+	dave := sqlOpen(t, fmt.Sprintf("dave:d4ve@tcp(127.0.0.1:%s)/", bPort))
+	conn, err := dave.Conn(ctx)
+	if err != nil {
+		t.Fatalf("dave's login on the other server: %v", err)
+	}
+	defer conn.Close()
+	_, err = conn.ExecContext(ctx, "CREATE USER 'x1'@'%'")
+	wantErr(t, "CREATE USER before GRANT", err, 1227, "CREATE USER")
+
+	mustExec(t, a, "GRANT CREATE USER ON *.* TO 'dave'@'%'")
+	eventually(t, "GRANT seen by the other server", func() error {
+		_, err := conn.ExecContext(ctx, "CREATE USER IF NOT EXISTS 'x1'@'%'")
+		return err
+	})
+	mustExec(t, a, "REVOKE CREATE USER ON *.* FROM 'dave'@'%'")
+	eventually(t, "REVOKE seen by the other server", func() error {
+		_, err := conn.ExecContext(ctx, "CREATE USER IF NOT EXISTS 'x2'@'%'")
+		if errNo(err) == 1227 {
+			return nil
+		}
+		return fmt.Errorf("still allowed: %v", err)
+	})
+	mustExec(t, a, "DROP USER 'dave'@'%'")
+	eventually(t, "DROP USER seen by the other server", func() error {
+		fresh := sqlOpen(t, fmt.Sprintf("dave:d4ve@tcp(127.0.0.1:%s)/", bPort))
+		if err := fresh.PingContext(ctx); errNo(err) != 1045 {
+			return fmt.Errorf("login: %v", err)
+		}
+		return nil
+	})
+}
+
+func sqlOpen(t *testing.T, dsn string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// eventually retries f every 50 ms until it returns nil, failing the test
+// after 10 s (the refresh interval is one second).
+func eventually(t *testing.T, what string, f func() error) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		err := f()
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: %v", what, err)
+		}
+		<-tick.C
 	}
 }
