@@ -203,6 +203,13 @@ func TestPrivileges(t *testing.T) {
 	if err := n.dbAs("alice", "newpw").PingContext(ctx); err != nil {
 		t.Errorf("new password after ALTER USER: %v", err)
 	}
+	// SET PASSWORD for oneself needs no privilege; FLUSH PRIVILEGES is accepted.
+	mustExec(t, n.dbAs("alice", "newpw"), "SET PASSWORD = 'selfpw'")
+	mustExec(t, root, "FLUSH PRIVILEGES")
+	if err := n.dbAs("alice", "selfpw").PingContext(ctx); err != nil {
+		t.Errorf("password set by SET PASSWORD: %v", err)
+	}
+	mustExec(t, root, "SET PASSWORD FOR 'alice'@'%' = 'newpw'")
 
 	// DROP USER: logins fail; dropping again is 1396 unless IF EXISTS.
 	mustExec(t, root, "DROP USER 'alice'@'%'")

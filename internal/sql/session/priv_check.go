@@ -200,6 +200,12 @@ func (s *Session) stmtPrivs(stmt ast.StmtNode) ([]privReq, error) {
 		onTables([]*ast.TableName{st.Table}, privilege.AlterPriv)
 	case *ast.CreateUserStmt, *ast.DropUserStmt, *ast.AlterUserStmt:
 		global(privilege.CreateUserPriv)
+	case *ast.SetPwdStmt:
+		if st.User != nil && !st.User.CurrentUser && st.User.Username != s.conn.User {
+			global(privilege.CreateUserPriv)
+		}
+	case *ast.FlushStmt:
+		global(privilege.SuperPriv) // MySQL's RELOAD, which Strata folds into SUPER
 	case *ast.GrantStmt:
 		return s.grantPrivs(st.Level, st.Privs)
 	case *ast.RevokeStmt:

@@ -163,7 +163,7 @@ func (s *Session) execShowGrants(ctx context.Context, st *ast.ShowStmt) (server.
 }
 
 // execPrivStmt runs the account statements: CREATE / ALTER / DROP USER,
-// GRANT and REVOKE.
+// GRANT, REVOKE, SET PASSWORD and FLUSH PRIVILEGES.
 func (s *Session) execPrivStmt(ctx context.Context, stmt ast.StmtNode) (server.Result, error) {
 	switch st := stmt.(type) {
 	case *ast.CreateUserStmt:
@@ -176,6 +176,20 @@ func (s *Session) execPrivStmt(ctx context.Context, stmt ast.StmtNode) (server.R
 		return s.execGrant(ctx, st)
 	case *ast.RevokeStmt:
 		return s.execRevoke(ctx, st)
+	case *ast.SetPwdStmt:
+		// SET PASSWORD [FOR user] = 'pw' is ALTER USER ... IDENTIFIED BY.
+		user := st.User
+		if user == nil {
+			user = &auth.UserIdentity{CurrentUser: true}
+		}
+		return s.execAlterUser(ctx, &ast.AlterUserStmt{Specs: []*ast.UserSpec{{User: user,
+			AuthOpt: &ast.AuthOption{ByAuthString: true, AuthString: st.Password}}}})
+	case *ast.FlushStmt:
+		if st.Tp == ast.FlushPrivileges {
+			// Accounts are always current within the refresh interval;
+			// FLUSH PRIVILEGES makes this server current now.
+			return &okResult{}, s.d.privs.Refresh(ctx)
+		}
 	}
 	return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this statement ("+stmtName(stmt)+")")
 }

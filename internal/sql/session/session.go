@@ -114,7 +114,8 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 		return s.execShow(ctx, st)
 	case *ast.KillStmt:
 		return s.execKill(st)
-	case *ast.CreateUserStmt, *ast.AlterUserStmt, *ast.DropUserStmt, *ast.GrantStmt, *ast.RevokeStmt:
+	case *ast.CreateUserStmt, *ast.AlterUserStmt, *ast.DropUserStmt, *ast.GrantStmt, *ast.RevokeStmt,
+		*ast.SetPwdStmt, *ast.FlushStmt:
 		return s.execPrivStmt(ctx, st)
 	case *ast.SelectStmt:
 		if st.From == nil {
