@@ -287,3 +287,61 @@ func BenchmarkMatchAccount(b *testing.B) {
 		}
 	}
 }
+
+// TestConcurrentUpdates: servers changing accounts at once lose nothing
+// (conflicts on the version key are retried) while readers refresh.
+func TestConcurrentUpdates(t *testing.T) {
+	ctx := context.Background()
+	m := newMemKV()
+	const servers, perServer = 3, 10
+	errs := make(chan error, servers+1)
+	stop := make(chan struct{})
+	reader := NewStore(m.begin, Options{RefreshInterval: time.Nanosecond})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				errs <- nil
+				return
+			default:
+			}
+			if err := reader.MaybeRefresh(ctx); err != nil {
+				errs <- err
+				return
+			}
+			_ = reader.Snapshot().RequestVerification("root", "1.2.3.4", "", "", SuperPriv)
+		}
+	}()
+	done := make(chan error, servers)
+	for i := range servers {
+		go func() {
+			s := NewStore(m.begin, Options{})
+			for j := range perServer {
+				err := s.Update(ctx, func(a *Accounts) error {
+					a.Put(&Account{User: fmt.Sprintf("u%d_%d", i, j), Host: "%"})
+					return nil
+				})
+				if err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range servers {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	if err := <-errs; err != nil {
+		t.Fatal(err)
+	}
+	if err := reader.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(reader.Snapshot().Accounts()), servers*perServer+1; got != want {
+		t.Fatalf("%d accounts, want %d", got, want)
+	}
+}

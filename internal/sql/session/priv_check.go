@@ -1,5 +1,15 @@
 package session
 
+// Privilege checks. execStmt (and ExecutePrepared) call checkPriv before
+// running a statement: the session's account is matched again against the
+// cached accounts (privilege.Store, refreshed at most once a second), so
+// GRANT, REVOKE and DROP USER reach open sessions at their next statement.
+// An account with every global privilege returns at once; otherwise the
+// statement's AST is walked for the tables it names (qualified, or in the
+// current database) and each is resolved across the global, database and
+// table levels. UseDB checks the database itself (USE, COM_INIT_DB and the
+// handshake's database).
+
 import (
 	"context"
 	"strings"
