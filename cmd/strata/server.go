@@ -70,7 +70,9 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 			return err
 		}
 	}
-	eng, err := engine.Open(filepath.Join(dataDir, "kv"), engine.Options{Sync: cfg.Raftstore.SyncLog, Logger: pebbleLogger{log}})
+	eng, err := engine.Open(filepath.Join(dataDir, "kv"), engine.Options{
+		Sync: cfg.Raftstore.SyncLog, CacheSize: blockCacheSize(cfg), Logger: pebbleLogger{log},
+	})
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)
 	}
@@ -156,4 +158,17 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 		err = nil
 	}
 	return err
+}
+
+// defaultBlockCache is the engine's block cache when
+// storage.block-cache.capacity is 0. TiKV takes 45% of memory; the
+// embedded server shares the process with SQL, so it takes a fixed 512 MiB.
+const defaultBlockCache = 512 << 20
+
+// blockCacheSize is storage.block-cache.capacity, or the default.
+func blockCacheSize(cfg *config.Config) int64 {
+	if c := int64(cfg.Storage.BlockCache.Capacity); c > 0 {
+		return c
+	}
+	return defaultBlockCache
 }
