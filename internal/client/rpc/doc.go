@@ -31,9 +31,9 @@
 // that fails this way is undetermined. The next request opens a new stream
 // (gRPC reconnects the connection, backing off at most
 // MaxReconnectBackoff). A caller whose ctx ends gets ctx.Err() at once;
-// its request may still run on the store. Dispatch and RegionErrorResponse
-// are the server half of the same mapping between StoreAPI calls and batch
-// entries.
+// its request may still run on the store. kvrpcpb.Dispatch and
+// kvrpcpb.RegionErrorResponse are the server half of the same mapping
+// between StoreAPI calls and batch entries.
 //
 // # Lock order
 //

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 )
 
@@ -97,9 +96,9 @@ func (bs *batchStream) recvLoop(ctx context.Context) {
 func (bs *batchStream) run(ctx context.Context, id uint64, req *kvrpcpb.BatchCommandsRequest_Request) {
 	defer bs.workers.Done()
 	defer func() { <-bs.n.sem }()
-	resp, err := rpc.Dispatch(ctx, bs.n, req)
+	resp, err := kvrpcpb.Dispatch(ctx, bs.n, req)
 	if err != nil {
-		resp = rpc.RegionErrorResponse(req, &kvrpcpb.RegionError{
+		resp = kvrpcpb.RegionErrorResponse(req, &kvrpcpb.RegionError{
 			Message:      err.Error(),
 			ServerIsBusy: &kvrpcpb.ServerIsBusy{Reason: err.Error()},
 		})

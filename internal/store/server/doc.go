@@ -1,7 +1,7 @@
 // Package server is a storage node's front door: Node checks every
 // request's routing Context against the regions the node serves, then hands
 // it to the node's StoreAPI (txn.Storage). The same Node is called
-// in-process by the embedded server (it implements rpc.StoreAPI) and over
+// in-process by the embedded server (it implements kvrpcpb.StoreAPI) and over
 // gRPC (it implements kvrpcpb.TikvServer, unary calls and BatchCommands).
 //
 // Today a node serves one region: id 1, epoch conf_ver 1 version 1, the

@@ -11,7 +11,6 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 )
 
@@ -30,11 +29,11 @@ type Options struct {
 }
 
 // Node is a storage node's request handler: region check, then the
-// StoreAPI. It implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// StoreAPI. It implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 type Node struct {
 	kvrpcpb.UnimplementedTikvServer
 
-	api       rpc.StoreAPI
+	api       kvrpcpb.StoreAPI
 	storeAddr string
 	region    *kvrpcpb.Region
 	opts      Options
@@ -48,17 +47,17 @@ type Node struct {
 }
 
 var (
-	_ rpc.StoreAPI       = (*Node)(nil)
+	_ kvrpcpb.StoreAPI   = (*Node)(nil)
 	_ kvrpcpb.TikvServer = (*Node)(nil)
 )
 
 // NewNode returns a node serving api as store 1 at storeAddr.
-func NewNode(api rpc.StoreAPI, storeAddr string) *Node {
+func NewNode(api kvrpcpb.StoreAPI, storeAddr string) *Node {
 	return NewNodeWithOptions(api, storeAddr, Options{})
 }
 
 // NewNodeWithOptions is NewNode with options.
-func NewNodeWithOptions(api rpc.StoreAPI, storeAddr string, opts Options) *Node {
+func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *Node {
 	if opts.MaxConcurrency <= 0 {
 		opts.MaxConcurrency = 512
 	}

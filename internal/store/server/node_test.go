@@ -12,15 +12,14 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
-	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 )
 
 // stub answers KvGet with the key as value, panics on KvScan, fails
 // KvCommit with a Go error; the rest is unimplemented.
 type stub struct {
-	rpc.StoreAPI // nil: other methods panic, which the node must survive
-	calls        atomic.Int64
+	kvrpcpb.StoreAPI // nil: other methods panic, which the node must survive
+	calls            atomic.Int64
 }
 
 func (s *stub) KvGet(_ context.Context, r *kvrpcpb.GetRequest) (*kvrpcpb.GetResponse, error) {

@@ -29,13 +29,13 @@ func handle[Q request, R any](ctx context.Context, n *Node, method string, req Q
 	return call(ctx, req)
 }
 
-// KvGet implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvGet implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvGet(ctx context.Context, r *kvrpcpb.GetRequest) (*kvrpcpb.GetResponse, error) {
 	return handle(ctx, n, "KvGet", r, n.api.KvGet,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.GetResponse { return &kvrpcpb.GetResponse{RegionError: re} })
 }
 
-// KvBatchGet implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvBatchGet implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvBatchGet(ctx context.Context, r *kvrpcpb.BatchGetRequest) (*kvrpcpb.BatchGetResponse, error) {
 	return handle(ctx, n, "KvBatchGet", r, n.api.KvBatchGet,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.BatchGetResponse {
@@ -43,13 +43,13 @@ func (n *Node) KvBatchGet(ctx context.Context, r *kvrpcpb.BatchGetRequest) (*kvr
 		})
 }
 
-// KvScan implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvScan implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvScan(ctx context.Context, r *kvrpcpb.ScanRequest) (*kvrpcpb.ScanResponse, error) {
 	return handle(ctx, n, "KvScan", r, n.api.KvScan,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.ScanResponse { return &kvrpcpb.ScanResponse{RegionError: re} })
 }
 
-// KvPrewrite implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvPrewrite implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvPrewrite(ctx context.Context, r *kvrpcpb.PrewriteRequest) (*kvrpcpb.PrewriteResponse, error) {
 	return handle(ctx, n, "KvPrewrite", r, n.api.KvPrewrite,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.PrewriteResponse {
@@ -57,13 +57,13 @@ func (n *Node) KvPrewrite(ctx context.Context, r *kvrpcpb.PrewriteRequest) (*kvr
 		})
 }
 
-// KvCommit implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvCommit implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvCommit(ctx context.Context, r *kvrpcpb.CommitRequest) (*kvrpcpb.CommitResponse, error) {
 	return handle(ctx, n, "KvCommit", r, n.api.KvCommit,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.CommitResponse { return &kvrpcpb.CommitResponse{RegionError: re} })
 }
 
-// KvBatchRollback implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvBatchRollback implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvBatchRollback(ctx context.Context, r *kvrpcpb.BatchRollbackRequest) (*kvrpcpb.BatchRollbackResponse, error) {
 	return handle(ctx, n, "KvBatchRollback", r, n.api.KvBatchRollback,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.BatchRollbackResponse {
@@ -71,7 +71,7 @@ func (n *Node) KvBatchRollback(ctx context.Context, r *kvrpcpb.BatchRollbackRequ
 		})
 }
 
-// KvCleanup implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvCleanup implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvCleanup(ctx context.Context, r *kvrpcpb.CleanupRequest) (*kvrpcpb.CleanupResponse, error) {
 	return handle(ctx, n, "KvCleanup", r, n.api.KvCleanup,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.CleanupResponse {
@@ -79,7 +79,7 @@ func (n *Node) KvCleanup(ctx context.Context, r *kvrpcpb.CleanupRequest) (*kvrpc
 		})
 }
 
-// KvCheckTxnStatus implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvCheckTxnStatus implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvCheckTxnStatus(ctx context.Context, r *kvrpcpb.CheckTxnStatusRequest) (*kvrpcpb.CheckTxnStatusResponse, error) {
 	return handle(ctx, n, "KvCheckTxnStatus", r, n.api.KvCheckTxnStatus,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.CheckTxnStatusResponse {
@@ -87,7 +87,7 @@ func (n *Node) KvCheckTxnStatus(ctx context.Context, r *kvrpcpb.CheckTxnStatusRe
 		})
 }
 
-// KvCheckSecondaryLocks implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvCheckSecondaryLocks implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvCheckSecondaryLocks(ctx context.Context, r *kvrpcpb.CheckSecondaryLocksRequest) (*kvrpcpb.CheckSecondaryLocksResponse, error) {
 	return handle(ctx, n, "KvCheckSecondaryLocks", r, n.api.KvCheckSecondaryLocks,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.CheckSecondaryLocksResponse {
@@ -95,7 +95,7 @@ func (n *Node) KvCheckSecondaryLocks(ctx context.Context, r *kvrpcpb.CheckSecond
 		})
 }
 
-// KvResolveLock implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvResolveLock implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvResolveLock(ctx context.Context, r *kvrpcpb.ResolveLockRequest) (*kvrpcpb.ResolveLockResponse, error) {
 	return handle(ctx, n, "KvResolveLock", r, n.api.KvResolveLock,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.ResolveLockResponse {
@@ -103,7 +103,7 @@ func (n *Node) KvResolveLock(ctx context.Context, r *kvrpcpb.ResolveLockRequest)
 		})
 }
 
-// KvTxnHeartBeat implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvTxnHeartBeat implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvTxnHeartBeat(ctx context.Context, r *kvrpcpb.TxnHeartBeatRequest) (*kvrpcpb.TxnHeartBeatResponse, error) {
 	return handle(ctx, n, "KvTxnHeartBeat", r, n.api.KvTxnHeartBeat,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.TxnHeartBeatResponse {
@@ -111,7 +111,7 @@ func (n *Node) KvTxnHeartBeat(ctx context.Context, r *kvrpcpb.TxnHeartBeatReques
 		})
 }
 
-// KvScanLock implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvScanLock implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvScanLock(ctx context.Context, r *kvrpcpb.ScanLockRequest) (*kvrpcpb.ScanLockResponse, error) {
 	return handle(ctx, n, "KvScanLock", r, n.api.KvScanLock,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.ScanLockResponse {
@@ -119,7 +119,7 @@ func (n *Node) KvScanLock(ctx context.Context, r *kvrpcpb.ScanLockRequest) (*kvr
 		})
 }
 
-// KvPessimisticLock implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvPessimisticLock implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvPessimisticLock(ctx context.Context, r *kvrpcpb.PessimisticLockRequest) (*kvrpcpb.PessimisticLockResponse, error) {
 	return handle(ctx, n, "KvPessimisticLock", r, n.api.KvPessimisticLock,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.PessimisticLockResponse {
@@ -127,7 +127,7 @@ func (n *Node) KvPessimisticLock(ctx context.Context, r *kvrpcpb.PessimisticLock
 		})
 }
 
-// KvPessimisticRollback implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// KvPessimisticRollback implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) KvPessimisticRollback(ctx context.Context, r *kvrpcpb.PessimisticRollbackRequest) (*kvrpcpb.PessimisticRollbackResponse, error) {
 	return handle(ctx, n, "KvPessimisticRollback", r, n.api.KvPessimisticRollback,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.PessimisticRollbackResponse {
@@ -135,7 +135,7 @@ func (n *Node) KvPessimisticRollback(ctx context.Context, r *kvrpcpb.Pessimistic
 		})
 }
 
-// Coprocessor implements rpc.StoreAPI and kvrpcpb.TikvServer.
+// Coprocessor implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
 func (n *Node) Coprocessor(ctx context.Context, r *kvrpcpb.CoprocessorRequest) (*kvrpcpb.CoprocessorResponse, error) {
 	return handle(ctx, n, "Coprocessor", r, n.api.Coprocessor,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.CoprocessorResponse {
