@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/strata-db/strata/internal/kv/memkv"
 	"strings"
 	"testing"
 	"time"
@@ -69,8 +70,8 @@ func TestParsePriv(t *testing.T) {
 func TestStore(t *testing.T) {
 	datadriven.Walk(t, "testdata", func(t *testing.T, path string) {
 		ctx := context.Background()
-		m := newMemKV()
-		s := NewStore(m.begin, Options{})
+		m := memkv.New()
+		s := NewStore(m.Begin, Options{})
 		if err := s.Refresh(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +121,7 @@ func TestStore(t *testing.T) {
 				}
 				return b.String()
 			case "reopen":
-				s = NewStore(m.begin, Options{})
+				s = NewStore(m.Begin, Options{})
 				if err := s.Refresh(ctx); err != nil {
 					t.Fatal(err)
 				}
@@ -200,8 +201,8 @@ func applyLine(a *Accounts, f []string) error {
 // is retried on the new state, not lost.
 func TestUpdateRetriesConflicts(t *testing.T) {
 	ctx := context.Background()
-	m := newMemKV()
-	a, b := NewStore(m.begin, Options{}), NewStore(m.begin, Options{})
+	m := memkv.New()
+	a, b := NewStore(m.Begin, Options{}), NewStore(m.Begin, Options{})
 	calls := 0
 	err := a.Update(ctx, func(accts *Accounts) error {
 		calls++
@@ -233,13 +234,13 @@ func TestUpdateRetriesConflicts(t *testing.T) {
 // before, on the caller's clock.
 func TestMaybeRefresh(t *testing.T) {
 	ctx := context.Background()
-	m := newMemKV()
+	m := memkv.New()
 	now := time.Unix(1000, 0)
-	a := NewStore(m.begin, Options{Now: func() time.Time { return now }, RefreshInterval: time.Second})
+	a := NewStore(m.Begin, Options{Now: func() time.Time { return now }, RefreshInterval: time.Second})
 	if err := a.Refresh(ctx); err != nil {
 		t.Fatal(err)
 	}
-	b := NewStore(m.begin, Options{})
+	b := NewStore(m.Begin, Options{})
 	if err := b.Update(ctx, func(x *Accounts) error { x.Put(&Account{User: "u", Host: "%"}); return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -262,14 +263,14 @@ func TestMaybeRefresh(t *testing.T) {
 // TestUpdateErrorAborts: fn's error is returned and nothing is written.
 func TestUpdateErrorAborts(t *testing.T) {
 	ctx := context.Background()
-	m := newMemKV()
-	s := NewStore(m.begin, Options{})
+	m := memkv.New()
+	s := NewStore(m.Begin, Options{})
 	boom := errors.New("boom")
 	err := s.Update(ctx, func(x *Accounts) error { x.Put(&Account{User: "u", Host: "%"}); return boom })
 	if !errors.Is(err, boom) {
 		t.Fatalf("err = %v", err)
 	}
-	txn, _ := m.begin(ctx)
+	txn, _ := m.Begin(ctx)
 	if _, err := txn.Get(ctx, versionKey); !errors.Is(err, kv.ErrNotExist) {
 		t.Fatalf("version key written: %v", err)
 	}
@@ -292,11 +293,11 @@ func BenchmarkMatchAccount(b *testing.B) {
 // (conflicts on the version key are retried) while readers refresh.
 func TestConcurrentUpdates(t *testing.T) {
 	ctx := context.Background()
-	m := newMemKV()
+	m := memkv.New()
 	const servers, perServer = 3, 10
 	errs := make(chan error, servers+1)
 	stop := make(chan struct{})
-	reader := NewStore(m.begin, Options{RefreshInterval: time.Nanosecond})
+	reader := NewStore(m.Begin, Options{RefreshInterval: time.Nanosecond})
 	go func() {
 		for {
 			select {
@@ -315,7 +316,7 @@ func TestConcurrentUpdates(t *testing.T) {
 	done := make(chan error, servers)
 	for i := range servers {
 		go func() {
-			s := NewStore(m.begin, Options{})
+			s := NewStore(m.Begin, Options{})
 			for j := range perServer {
 				err := s.Update(ctx, func(a *Accounts) error {
 					a.Put(&Account{User: fmt.Sprintf("u%d_%d", i, j), Host: "%"})

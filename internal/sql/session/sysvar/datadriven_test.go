@@ -3,9 +3,9 @@ package sysvar
 import (
 	"context"
 	"fmt"
+	"github.com/strata-db/strata/internal/kv/memkv"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -25,13 +25,13 @@ func testRegistry() *Registry {
 // env is the world of one script: a shared memKV, SQL servers (each a
 // GlobalStore) and sessions on them.
 type env struct {
-	kv       *memKV
+	kv       *memkv.Store
 	servers  map[string]*GlobalStore
 	sessions map[string]*Vars
 }
 
 func newEnv() *env {
-	e := &env{kv: newMemKV(), servers: map[string]*GlobalStore{}, sessions: map[string]*Vars{}}
+	e := &env{kv: memkv.New(), servers: map[string]*GlobalStore{}, sessions: map[string]*Vars{}}
 	e.server("a")
 	return e
 }
@@ -39,7 +39,7 @@ func newEnv() *env {
 func (e *env) server(name string) *GlobalStore {
 	s, ok := e.servers[name]
 	if !ok {
-		s = NewGlobalStore(testRegistry(), e.kv.begin)
+		s = NewGlobalStore(testRegistry(), e.kv.Begin)
 		if _, err := s.Refresh(context.Background()); err != nil {
 			panic(err)
 		}
@@ -171,7 +171,7 @@ func runScript(t *testing.T, path string) {
 			return b.String()
 		case "kv-put":
 			// kv-put key=K value=V: a raw write, as another server would.
-			txn, _ := e.kv.begin(ctx)
+			txn, _ := e.kv.Begin(ctx)
 			_ = txn.Set([]byte(argOr(d, "key", "")), []byte(argOr(d, "value", "")))
 			if err := txn.Commit(ctx); err != nil {
 				return fmt.Sprintf("error: %v\n", err)
@@ -179,15 +179,8 @@ func runScript(t *testing.T, path string) {
 			return "ok\n"
 		case "kv":
 			// kv: the persisted keys.
-			e.kv.mu.Lock()
-			defer e.kv.mu.Unlock()
-			keys := make([]string, 0, len(e.kv.data))
-			for k := range e.kv.data {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				fmt.Fprintf(&b, "%s = %q\n", k, e.kv.data[k])
+			for _, kv := range e.kv.Dump() {
+				fmt.Fprintf(&b, "%s = %q\n", kv[0], kv[1])
 			}
 			return b.String()
 		}

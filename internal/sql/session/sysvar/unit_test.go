@@ -3,6 +3,7 @@ package sysvar
 import (
 	"context"
 	"errors"
+	"github.com/strata-db/strata/internal/kv/memkv"
 	"testing"
 	"time"
 
@@ -130,17 +131,17 @@ func uintString(u uint64) string {
 // retries; one that keeps meeting them fails with the conflict.
 func TestSetGlobalConflictRetry(t *testing.T) {
 	ctx := context.Background()
-	m := newMemKV()
-	s := NewGlobalStore(testRegistry(), m.begin)
+	m := memkv.New()
+	s := NewGlobalStore(testRegistry(), m.Begin)
 	left := 3
-	m.conflict = func(string) bool { left--; return left >= 0 }
+	m.Conflict = func(string) bool { left--; return left >= 0 }
 	if _, err := s.Set(ctx, "autocommit", "off"); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Globals().Get("autocommit"); got != "OFF" {
 		t.Fatalf("autocommit = %q after Set", got)
 	}
-	m.conflict = func(string) bool { return true }
+	m.Conflict = func(string) bool { return true }
 	if _, err := s.Set(ctx, "autocommit", "on"); !errors.Is(err, kv.ErrWriteConflict) {
 		t.Fatalf("endless conflicts: %v", err)
 	}
@@ -152,9 +153,9 @@ func TestSetGlobalConflictRetry(t *testing.T) {
 // TestRefreshLoop: each tick refreshes; the loop ends when ticks closes.
 func TestRefreshLoop(t *testing.T) {
 	ctx := context.Background()
-	m := newMemKV()
-	writer := NewGlobalStore(testRegistry(), m.begin)
-	reader := NewGlobalStore(testRegistry(), m.begin)
+	m := memkv.New()
+	writer := NewGlobalStore(testRegistry(), m.Begin)
+	reader := NewGlobalStore(testRegistry(), m.Begin)
 	ticks := make(chan time.Time)
 	done := make(chan struct{})
 	go func() {

@@ -1,4 +1,10 @@
-package privilege
+// Package memkv is an in-memory, optimistic implementation of
+// kv.Transaction for unit tests of one layer (the SQL layer's metadata
+// stores): a transaction reads the state at its start and fails with
+// kv.ErrWriteConflict at commit if a key it writes was committed after it
+// started. It is never a stand-in for the storage layer in end-to-end
+// tests.
+package memkv
 
 import (
 	"context"
@@ -8,23 +14,26 @@ import (
 	"github.com/strata-db/strata/internal/kv"
 )
 
-// memKV is an in-memory optimistic transactional store: a transaction
+// Store is an in-memory optimistic transactional store: a transaction
 // reads the state at its start and fails with kv.ErrWriteConflict at
 // commit if a key it writes was committed after it started.
-type memKV struct {
-	mu       sync.Mutex
-	seq      uint64
-	data     map[string][]byte
-	lastSeq  map[string]uint64
-	commits  int
-	conflict func(key string) bool // test hook: force a conflict on key
+type Store struct {
+	mu      sync.Mutex
+	seq     uint64
+	data    map[string][]byte
+	lastSeq map[string]uint64
+	// Conflict, when set, forces a write conflict at the commit of a
+	// transaction writing key when it returns true.
+	Conflict func(key string) bool
 }
 
-func newMemKV() *memKV {
-	return &memKV{data: map[string][]byte{}, lastSeq: map[string]uint64{}}
+// New returns an empty Store.
+func New() *Store {
+	return &Store{data: map[string][]byte{}, lastSeq: map[string]uint64{}}
 }
 
-func (m *memKV) begin(context.Context) (kv.Transaction, error) {
+// Begin starts a transaction.
+func (m *Store) Begin(context.Context) (kv.Transaction, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	snap := make(map[string][]byte, len(m.data))
@@ -35,7 +44,7 @@ func (m *memKV) begin(context.Context) (kv.Transaction, error) {
 }
 
 type memTxn struct {
-	m      *memKV
+	m      *Store
 	start  uint64
 	snap   map[string][]byte
 	writes map[string][]byte // nil value: delete
@@ -110,12 +119,11 @@ func (t *memTxn) Commit(context.Context) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for k := range t.writes {
-		if m.lastSeq[k] > t.start || (m.conflict != nil && m.conflict(k)) {
+		if m.lastSeq[k] > t.start || (m.Conflict != nil && m.Conflict(k)) {
 			return &kv.WriteConflictError{Key: kv.Key(k)}
 		}
 	}
 	m.seq++
-	m.commits++
 	for k, v := range t.writes {
 		if v == nil {
 			delete(m.data, k)
@@ -144,3 +152,19 @@ func (it *memIter) Value() []byte {
 }
 func (it *memIter) Next() error { it.i++; return nil }
 func (it *memIter) Close()      {}
+
+// Dump returns every committed key and value, sorted by key.
+func (m *Store) Dump() [][2]string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	keys := make([]string, 0, len(m.data))
+	for k := range m.data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([][2]string, len(keys))
+	for i, k := range keys {
+		out[i] = [2]string{k, string(m.data[k])}
+	}
+	return out
+}
