@@ -150,12 +150,13 @@ func (c *Client) Begin(ctx context.Context) (*Txn, error) {
 // BeginAt starts a transaction whose snapshot is startTS.
 func (c *Client) BeginAt(startTS uint64) *Txn {
 	return &Txn{
-		c:           c,
-		snap:        newSnapshot(c, startTS),
-		buf:         newMemBuffer(),
-		began:       time.Now(),
-		asyncCommit: c.opts.AsyncCommit,
-		onePC:       c.opts.OnePC,
+		c:               c,
+		snap:            newSnapshot(c, startTS),
+		buf:             newMemBuffer(),
+		began:           time.Now(),
+		asyncCommit:     c.opts.AsyncCommit,
+		onePC:           c.opts.OnePC,
+		linearizability: c.opts.GuaranteeLinearizability,
 	}
 }
 

@@ -98,7 +98,7 @@ func (cm *committer) execute(ctx context.Context) error {
 		cm.onePC.Store(false)
 	}
 	cm.minCommitTS = cm.startTS + 1
-	if (cm.asyncCommit.Load() || cm.onePC.Load()) && cm.c.opts.GuaranteeLinearizability {
+	if (cm.asyncCommit.Load() || cm.onePC.Load()) && cm.t.linearizability {
 		ts, err := cm.c.oracle.GetTimestamp(ctx)
 		if err != nil {
 			return err

@@ -273,3 +273,25 @@ func TestLinearizableCommitTS(t *testing.T) {
 		}
 	})
 }
+
+// TestLinearizabilityPerTxn: a client without GuaranteeLinearizability
+// gives it to the txns that ask (the session's
+// tidb_guarantee_linearizability), with the same guarantee.
+func TestLinearizabilityPerTxn(t *testing.T) {
+	for _, opts := range []Options{{AsyncCommit: true}, {OnePC: true}} {
+		cl := newCluster(t)
+		c := cl.client(opts)
+		for i := 0; i < 5; i++ {
+			t1 := begin(t, c)
+			t1.GuaranteeLinearizability(true)
+			c2 := put(t, c, fmt.Sprintf("b%d", i), "v")
+			_ = t1.Set(kv.Key(fmt.Sprintf("a%d", i)), []byte("v"))
+			if err := t1.Commit(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if t1.CommitTS() <= c2 {
+				t.Fatalf("%+v: T1 committed at %d after T2 was acknowledged at %d", opts, t1.CommitTS(), c2)
+			}
+		}
+	}
+}

@@ -17,8 +17,9 @@ type Txn struct {
 	buf   *memBuffer
 	began time.Time
 
-	asyncCommit bool
-	onePC       bool
+	asyncCommit     bool
+	onePC           bool
+	linearizability bool
 
 	mu     sync.Mutex
 	closed bool
@@ -44,6 +45,10 @@ func (t *Txn) EnableAsyncCommit(on bool) { t.asyncCommit = on }
 
 // EnableOnePC overrides the client's OnePC for this txn.
 func (t *Txn) EnableOnePC(on bool) { t.onePC = on }
+
+// GuaranteeLinearizability overrides the client's GuaranteeLinearizability
+// for this txn (tidb_guarantee_linearizability).
+func (t *Txn) GuaranteeLinearizability(on bool) { t.linearizability = on }
 
 // Len is the number of buffered keys.
 func (t *Txn) Len() int { return t.buf.len() }

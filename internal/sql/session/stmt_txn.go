@@ -26,8 +26,7 @@ func (s *Session) stmtTxn(ctx context.Context) (txn *txnclient.Txn, autocommit b
 	if err != nil {
 		return nil, false, err
 	}
-	txn.EnableAsyncCommit(s.vars.AsyncCommit())
-	txn.EnableOnePC(s.vars.OnePC())
+	s.configureTxn(txn)
 	return txn, true, nil
 }
 

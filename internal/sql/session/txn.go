@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+
+	"github.com/strata-db/strata/internal/client/txnclient"
 )
 
 // begin opens an explicit transaction, committing an open one first as
@@ -14,8 +16,7 @@ func (s *Session) begin(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	txn.EnableAsyncCommit(s.vars.AsyncCommit())
-	txn.EnableOnePC(s.vars.OnePC())
+	s.configureTxn(txn)
 	s.txn = txn
 	return nil
 }
@@ -40,4 +41,14 @@ func (s *Session) rollback() error {
 	txn := s.txn
 	s.txn = nil
 	return txn.Rollback()
+}
+
+// configureTxn applies the session's transaction variables to a new
+// transaction: tidb_enable_async_commit, tidb_enable_1pc and
+// tidb_guarantee_linearizability. (tidb_txn_mode: only optimistic
+// transactions exist so far; "pessimistic" is accepted with a warning.)
+func (s *Session) configureTxn(txn *txnclient.Txn) {
+	txn.EnableAsyncCommit(s.vars.AsyncCommit())
+	txn.EnableOnePC(s.vars.OnePC())
+	txn.GuaranteeLinearizability(s.vars.GuaranteeLinearizability())
 }
