@@ -132,7 +132,7 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 		reg = st.Registry
 	}
 	dom, err := session.NewDomain(ctx, session.DomainConfig{
-		Client: client, Logger: log, Metrics: reg,
+		Client: client, Logger: log, Metrics: reg, DisablePlanCache: !cfg.PreparedPlanCache.Enabled,
 		ServerInfo: sysvar.ServerInfo{Version: version, Port: addr.Port, DataDir: w.dataDir},
 	})
 	if err != nil {

@@ -27,6 +27,10 @@ type DomainConfig struct {
 	Logger *slog.Logger
 	// Metrics registers the SQL layer's Prometheus series; nil: none.
 	Metrics prometheus.Registerer
+	// DisablePlanCache is prepared-plan-cache.enabled = false: prepared
+	// statements are planned at every execution, whatever
+	// tidb_enable_prepared_plan_cache says.
+	DisablePlanCache bool
 }
 
 // Domain is the per-process SQL state shared by every session. It
@@ -39,6 +43,8 @@ type Domain struct {
 	privs   *privilege.Store
 	log     *slog.Logger
 	metrics *metrics
+	// noPlanCache is DomainConfig.DisablePlanCache.
+	noPlanCache bool
 
 	mu       sync.Mutex
 	sessions map[uint32]*Session
@@ -55,11 +61,12 @@ func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
 		cfg.Logger = slog.Default()
 	}
 	d := &Domain{
-		client:   cfg.Client,
-		reg:      sysvar.NewRegistry(cfg.ServerInfo),
-		log:      cfg.Logger,
-		metrics:  newMetrics(cfg.Metrics),
-		sessions: map[uint32]*Session{},
+		client:      cfg.Client,
+		reg:         sysvar.NewRegistry(cfg.ServerInfo),
+		log:         cfg.Logger,
+		metrics:     newMetrics(cfg.Metrics),
+		noPlanCache: cfg.DisablePlanCache,
+		sessions:    map[uint32]*Session{},
 	}
 	d.globals = sysvar.NewGlobalStore(d.reg, d.begin)
 	if _, err := d.globals.Refresh(ctx); err != nil {

@@ -130,6 +130,9 @@ func sameKinds(kinds []types.Kind, params []types.Datum) bool {
 
 // planCacheOn: tidb_enable_prepared_plan_cache (on unless set OFF).
 func (s *Session) planCacheOn() bool {
+	if s.d.noPlanCache {
+		return false
+	}
 	v, err := s.vars.Get("tidb_enable_prepared_plan_cache")
 	return err != nil || !(strings.EqualFold(v, "OFF") || v == "0")
 }
