@@ -26,8 +26,11 @@ func (s *Session) execShowCatalog(ctx context.Context, st *ast.ShowStmt) (res se
 		for _, n := range systemDatabases {
 			rows = append(rows, []string{n})
 		}
+		acc := s.account(ctx) // MySQL lists only databases the user may use
 		for _, db := range is.Databases() {
-			rows = append(rows, []string{db.Name})
+			if acc.HasAnyOn(db.Name) {
+				rows = append(rows, []string{db.Name})
+			}
 		}
 		return stringsResult([]string{"Database"}, filterLike(rows, st.Pattern)), true, nil
 	case ast.ShowTables:
