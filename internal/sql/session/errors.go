@@ -39,6 +39,8 @@ func sysvarErr(err error) error {
 		code = sqlerr.ErrUnknownTimeZone
 	case sysvar.ErrNotSupported:
 		code = sqlerr.ErrNotSupportedYet
+	case sysvar.WarnTruncated:
+		code = sqlerr.ErrTruncatedWrongValue
 	}
 	return sqlerr.Newf(code, "%s", e.Error())
 }

@@ -55,7 +55,9 @@ func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.
 		return sqlerr.New(sqlerr.ErrMultiStatementDisabled)
 	}
 	for _, stmt := range stmts {
-		s.warnings = append(s.warnings[:0], warns...)
+		if !showsDiagnostics(stmt) { // SHOW WARNINGS reads the previous statement's
+			s.warnings = append(s.warnings[:0], warns...)
+		}
 		start := time.Now()
 		s.proc.set("Query", stmt.Text())
 		res, err := s.execStmt(ctx, stmt)
@@ -204,4 +206,11 @@ func (s *Session) Close() {
 		s.txn = nil
 	}
 	s.d.forget(s.conn.ID)
+}
+
+// showsDiagnostics reports SHOW WARNINGS / SHOW ERRORS, which show the
+// previous statement's diagnostics instead of clearing them.
+func showsDiagnostics(stmt ast.StmtNode) bool {
+	st, ok := stmt.(*ast.ShowStmt)
+	return ok && (st.Tp == ast.ShowWarnings || st.Tp == ast.ShowErrors)
 }

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -38,12 +37,8 @@ func (s *Session) execShow(ctx context.Context, st *ast.ShowStmt) (server.Result
 	case ast.ShowWarnings, ast.ShowErrors:
 		var rows [][]string
 		for _, w := range s.warnings {
-			code := uint16(sqlerr.ErrUnknown)
-			var se *sqlerr.Error
-			if errors.As(w, &se) {
-				code = se.Code
-			}
-			rows = append(rows, []string{"Warning", fmt.Sprint(code), w.Error()})
+			se := sqlerr.From(sysvarErr(w)) // the code and bare message MySQL shows
+			rows = append(rows, []string{"Warning", fmt.Sprint(se.Code), se.Message})
 		}
 		return stringsResult([]string{"Level", "Code", "Message"}, rows), nil
 	case ast.ShowStatus:
