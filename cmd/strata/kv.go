@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/strata-db/strata/internal/config"
 	"github.com/strata-db/strata/internal/status"
 	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/server"
@@ -25,9 +26,14 @@ type kvConfig struct {
 	addr        string
 	statusAddr  string
 	stopTimeout time.Duration
+	// file is the TOML config (raftstore.sync-log,
+	// storage.block-cache.capacity, log.level).
+	file *config.Config
+	// stdout receives the serving line whatever the log level (nil: none).
+	stdout io.Writer
 }
 
-func runKV(args []string, _, stderr io.Writer) int {
+func runKV(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strata kv", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg kvConfig
@@ -36,6 +42,7 @@ func runKV(args []string, _, stderr io.Writer) int {
 	fs.StringVar(&cfg.statusAddr, "status-addr", "127.0.0.1:20180", "status port: /status, /metrics, /debug/pprof (empty: off)")
 	fs.DurationVar(&cfg.stopTimeout, "stop-timeout", 30*time.Second,
 		"on SIGTERM/SIGINT, how long running requests may take before connections are cut")
+	configFile := fs.String("config", "", "TOML config file (TiKV key names)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -46,7 +53,12 @@ func runKV(args []string, _, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "strata kv: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, nil))
+	file, code := loadConfig(*configFile, "strata kv", stderr)
+	if file == nil {
+		return code
+	}
+	cfg.file, cfg.stdout = file, stdout
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: file.SlogLevel()}))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	if err := serveKV(ctx, cfg, log, nil); err != nil {
@@ -64,7 +76,13 @@ func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(add
 	if err := os.MkdirAll(cfg.dataDir, 0o755); err != nil {
 		return err
 	}
-	eng, err := engine.Open(cfg.dataDir, engine.Options{Sync: true, Logger: pebbleLogger{log}})
+	file := cfg.file
+	if file == nil {
+		file = config.Default()
+	}
+	eng, err := engine.Open(cfg.dataDir, engine.Options{
+		Sync: file.Raftstore.SyncLog, CacheSize: blockCacheSize(file), Logger: pebbleLogger{log},
+	})
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)
 	}
@@ -88,7 +106,12 @@ func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(add
 			log.Info("strata kv status on "+st.Addr(), "addr", st.Addr())
 		}
 	}
-	log.Info("strata kv serving on "+addr, "addr", addr, "data-dir", cfg.dataDir)
+	// The serving line goes to stdout whatever the log level: scripts and
+	// tests wait for it.
+	if cfg.stdout != nil {
+		fmt.Fprintf(cfg.stdout, "strata kv serving on %s\n", addr)
+	}
+	log.Info("strata kv serving", "addr", addr, "data-dir", cfg.dataDir)
 	if ready != nil {
 		ready(addr)
 	}
