@@ -7,19 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/pingcap/tidb/pkg/parser"
-	"github.com/strata-db/strata/internal/client/locate"
-	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/client/txnclient"
 	"github.com/strata-db/strata/internal/kv"
-	"github.com/strata-db/strata/internal/pd/tso"
 	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
-	"github.com/strata-db/strata/internal/store/engine"
-	"github.com/strata-db/strata/internal/store/server"
-	"github.com/strata-db/strata/internal/store/txn"
+	"github.com/strata-db/strata/internal/testutil/localkv"
 	"github.com/strata-db/strata/internal/types"
 )
 
@@ -35,23 +29,7 @@ type kvTxn = kv.Transaction
 // newTestCatalogBegin also returns the begin function of the cluster.
 func newTestCatalogBegin(t testing.TB) (*catalog.Catalog, func(context.Context) (kv.Transaction, error)) {
 	t.Helper()
-	eng, err := engine.Open("", engine.Options{FS: vfs.NewMem()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := txn.NewStorage(eng, txn.Options{})
-	node := server.NewNode(st, "store1")
-	oracle, err := tso.New(time.Now, &tso.MemWindowStore{}, tso.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := txnclient.New(rpc.NewDirect("store1", node), locate.StaticRegions(node.Region(), "store1"), oracle, txnclient.Options{})
-	t.Cleanup(func() {
-		_ = c.Close()
-		st.Close()
-		_ = eng.Close()
-	})
-	begin := func(ctx context.Context) (kv.Transaction, error) { return c.Begin(ctx) }
+	begin := localkv.Start(t, txnclient.Options{}).Begin
 	cat := catalog.New(begin, catalog.Options{})
 	ddl(t, cat, "CREATE DATABASE test")
 	return cat, begin

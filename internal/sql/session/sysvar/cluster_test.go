@@ -5,42 +5,16 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/cockroachdb/pebble/v2/vfs"
-	"github.com/strata-db/strata/internal/client/locate"
-	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/client/txnclient"
 	"github.com/strata-db/strata/internal/kv"
-	"github.com/strata-db/strata/internal/pd/tso"
-	"github.com/strata-db/strata/internal/store/engine"
-	"github.com/strata-db/strata/internal/store/server"
-	"github.com/strata-db/strata/internal/store/txn"
+	"github.com/strata-db/strata/internal/testutil/localkv"
 )
 
 // newClusterBegin returns the Begin of a real transaction client over an
 // in-process storage node on in-memory Pebble.
 func newClusterBegin(t *testing.T) func(ctx context.Context) (kv.Transaction, error) {
-	t.Helper()
-	eng, err := engine.Open("", engine.Options{FS: vfs.NewMem()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := txn.NewStorage(eng, txn.Options{})
-	const addr = "store1"
-	node := server.NewNode(st, addr)
-	oracle, err := tso.New(time.Now, &tso.MemWindowStore{}, tso.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := txnclient.New(rpc.NewDirect(addr, node), locate.StaticRegions(node.Region(), addr), oracle,
-		txnclient.Options{AsyncCommit: true, OnePC: true, GuaranteeLinearizability: true})
-	t.Cleanup(func() {
-		_ = c.Close()
-		st.Close()
-		_ = eng.Close()
-	})
-	return func(ctx context.Context) (kv.Transaction, error) { return c.Begin(ctx) }
+	return localkv.Start(t, txnclient.Options{AsyncCommit: true, OnePC: true, GuaranteeLinearizability: true}).Begin
 }
 
 // TestGlobalStoreCluster runs two SQL servers' GlobalStores over the real
