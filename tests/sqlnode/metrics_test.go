@@ -41,6 +41,14 @@ func TestStatusPort(t *testing.T) {
 		return string(b)
 	}
 	m := get("/metrics")
+	// The statements above were counted (every series exists from the
+	// start, so presence alone proves nothing).
+	for _, series := range []string{`strata_sql_queries_total{result="ok",type="Select"} `, `strata_sql_queries_total{result="ok",type="DDL"} `} {
+		i := strings.Index(m, series)
+		if i < 0 || strings.HasPrefix(m[i+len(series):], "0\n") {
+			t.Errorf("%s not counted", series)
+		}
+	}
 	for _, want := range []string{`strata_sql_queries_total{result="ok",type="Select"}`, `strata_sql_queries_total{result="ok",type="DDL"}`,
 		"strata_sql_query_duration_seconds_bucket", "strata_sql_connections", "strata_sql_txn_commits_total", "strata_sql_txn_conflicts_total", "strata_sql_stmt_retries_total"} {
 		if !strings.Contains(m, want) {
