@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
@@ -130,11 +129,7 @@ func sameKinds(kinds []types.Kind, params []types.Datum) bool {
 
 // planCacheOn: tidb_enable_prepared_plan_cache (on unless set OFF).
 func (s *Session) planCacheOn() bool {
-	if s.d.noPlanCache {
-		return false
-	}
-	v, err := s.vars.Get("tidb_enable_prepared_plan_cache")
-	return err != nil || !(strings.EqualFold(v, "OFF") || v == "0")
+	return !s.d.noPlanCache && s.vars.PreparedPlanCache()
 }
 
 // argDatum converts a COM_STMT_EXECUTE parameter.

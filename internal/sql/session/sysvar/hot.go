@@ -27,6 +27,7 @@ type hot struct {
 	maxAllowedPacket    uint64
 	retryLimit          int64
 	disableAutoRetry    bool
+	planCache           bool
 	memQuotaQuery       int64
 	clusteredIndex      string
 	distSQLConcurrency  int
@@ -52,6 +53,8 @@ func (h *hot) apply(name, v string, system *time.Location) {
 		h.onePC = v == "ON"
 	case "tidb_guarantee_linearizability":
 		h.linearizability = v == "ON"
+	case "tidb_enable_prepared_plan_cache":
+		h.planCache = v == "ON"
 	case "tidb_txn_mode":
 		h.txnMode = v
 	case "time_zone":
@@ -105,4 +108,5 @@ var hotNames = []string{
 	"max_allowed_packet", "tidb_retry_limit", "tidb_disable_txn_auto_retry",
 	"tidb_mem_quota_query", "tidb_enable_clustered_index",
 	"tidb_distsql_scan_concurrency", "tidb_executor_concurrency", "last_insert_id",
+	"tidb_enable_prepared_plan_cache",
 }

@@ -214,3 +214,31 @@ func TestSetNames(t *testing.T) {
 		t.Fatalf("SET NAMES DEFAULT: %v", err)
 	}
 }
+
+// TestHotAccessorsFollowValues: the typed accessors read the defaults of a
+// fresh session, the GLOBAL values and the session's own SETs.
+func TestHotAccessorsFollowValues(t *testing.T) {
+	reg := testRegistry()
+	g, _ := NewGlobals(reg, nil)
+	v := NewVars(StaticGlobals(g))
+	if !v.PreparedPlanCache() || !v.AsyncCommit() || !v.OnePC() || !v.GuaranteeLinearizability() {
+		t.Errorf("defaults: plan cache %v, async commit %v, 1pc %v, linearizability %v",
+			v.PreparedPlanCache(), v.AsyncCommit(), v.OnePC(), v.GuaranteeLinearizability())
+	}
+	g2, _ := NewGlobals(reg, map[string]string{"tidb_enable_prepared_plan_cache": "OFF"})
+	if NewVars(StaticGlobals(g2)).PreparedPlanCache() {
+		t.Error("GLOBAL tidb_enable_prepared_plan_cache=OFF not seen by a new session")
+	}
+	// A GLOBAL-only variable: an open session sees a later SET GLOBAL.
+	src := &swapSource{g: g}
+	open := NewVars(src)
+	src.g = g2
+	if open.PreparedPlanCache() {
+		t.Error("an open session does not see GLOBAL tidb_enable_prepared_plan_cache=OFF")
+	}
+}
+
+// swapSource is a GlobalSource whose snapshot a test replaces.
+type swapSource struct{ g *Globals }
+
+func (s *swapSource) Globals() *Globals { return s.g }

@@ -217,6 +217,10 @@ func (v *Vars) MaxAllowedPacket() uint64 { return v.hot.maxAllowedPacket }
 // RetryLimit is @@tidb_retry_limit.
 func (v *Vars) RetryLimit() int64 { return v.hot.retryLimit }
 
+// PreparedPlanCache is @@tidb_enable_prepared_plan_cache, a GLOBAL-only
+// variable: the current global value, not the one at session start.
+func (v *Vars) PreparedPlanCache() bool { return v.src.Globals().hot.planCache }
+
 // DisableTxnAutoRetry is @@tidb_disable_txn_auto_retry.
 func (v *Vars) DisableTxnAutoRetry() bool { return v.hot.disableAutoRetry }
 
