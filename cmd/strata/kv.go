@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/strata-db/strata/internal/config"
@@ -35,37 +32,16 @@ type kvConfig struct {
 
 func runKV(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strata kv", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var cfg kvConfig
 	fs.StringVar(&cfg.dataDir, "data-dir", "strata-data/kv", "directory of the storage engine")
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:20160", "gRPC listen address")
 	fs.StringVar(&cfg.statusAddr, "status-addr", "127.0.0.1:20180", "status port: /status, /metrics, /debug/pprof (empty: off)")
 	fs.DurationVar(&cfg.stopTimeout, "stop-timeout", 30*time.Second,
 		"on SIGTERM/SIGINT, how long running requests may take before connections are cut")
-	configFile := fs.String("config", "", "TOML config file (TiKV key names)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "strata kv: unexpected arguments %q\n", fs.Args())
-		return 2
-	}
-	file, code := loadConfig(*configFile, "strata kv", stderr)
-	if file == nil {
-		return code
-	}
-	cfg.file, cfg.stdout = file, stdout
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: file.SlogLevel()}))
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
-	if err := serveKV(ctx, cfg, log, nil); err != nil {
-		log.Error("strata kv failed", "err", err)
-		return 1
-	}
-	return 0
+	return runDaemon(fs, args, stderr, func(ctx context.Context, log *slog.Logger, file *config.Config) error {
+		cfg.file, cfg.stdout = file, stdout
+		return serveKV(ctx, cfg, log, nil)
+	})
 }
 
 // serveKV opens the engine under cfg.dataDir, serves the node on cfg.addr

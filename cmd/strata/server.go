@@ -9,10 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -38,33 +36,15 @@ const embeddedStore = "embedded"
 // folder.
 func runServer(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strata server", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	dataDir := fs.String("data-dir", "./strata-data", "data directory")
-	host := fs.String("host", "127.0.0.1", "MySQL listen host")
-	port := fs.Int("port", 4000, "MySQL listen port (0: any free port)")
-	statusPort := fs.Int("status-port", 10080, "status port: /status, /metrics, /debug/pprof (-1: off)")
-	configFile := fs.String("config", "", "TOML config file (TiDB/TiKV key names)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	cfg, code := loadConfig(*configFile, "strata server", stderr)
-	if cfg == nil {
-		return code
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.SlogLevel()}))
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
-	if err := serveEmbedded(ctx, log, cfg, stdout, *dataDir, *host, *port, *statusPort); err != nil {
-		log.Error("strata server failed", "err", err)
-		return 1
-	}
-	return 0
+	var sf sqlFlags
+	sf.register(fs)
+	return runDaemon(fs, args, stderr, func(ctx context.Context, log *slog.Logger, cfg *config.Config) error {
+		return serveEmbedded(ctx, log, cfg, stdout, *dataDir, sf)
+	})
 }
 
-func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, stdout io.Writer, dataDir, host string, port, statusPort int) error {
+func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, stdout io.Writer, dataDir string, sf sqlFlags) error {
 	for _, d := range []string{filepath.Join(dataDir, "kv"), filepath.Join(dataDir, "pd")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return err
@@ -82,7 +62,7 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 	node := storeserver.NewNodeWithOptions(storage, embeddedStore, storeserver.Options{Logger: log})
 	return serveSQL(ctx, log, cfg, sqlWiring{
 		role: "server", rpc: rpc.NewDirect(embeddedStore, node), storeAddr: embeddedStore,
-		tsoDir: filepath.Join(dataDir, "pd"), dataDir: dataDir, host: host, port: port, statusPort: statusPort,
+		tsoDir: filepath.Join(dataDir, "pd"), dataDir: dataDir, host: sf.host, port: sf.port, statusPort: sf.statusPort,
 		stdout: stdout,
 	})
 }

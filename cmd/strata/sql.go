@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/config"
@@ -21,57 +17,31 @@ import (
 // per store; the distribution work replaces --store by --pd.
 func runSQL(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strata sql", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	store := fs.String("store", "127.0.0.1:20160", "address of the strata kv node")
 	dataDir := fs.String("data-dir", "./strata-sql", "directory of the SQL server's own state (the TSO window)")
-	host := fs.String("host", "127.0.0.1", "MySQL listen host")
-	port := fs.Int("port", 4000, "MySQL listen port (0: any free port)")
-	statusPort := fs.Int("status-port", 10080, "status port (-1: off)")
-	configFile := fs.String("config", "", "TOML config file (TiDB key names)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	var sf sqlFlags
+	sf.register(fs)
+	return runDaemon(fs, args, stderr, func(ctx context.Context, log *slog.Logger, cfg *config.Config) error {
+		if err := os.MkdirAll(*dataDir, 0o755); err != nil {
+			return err
 		}
-		return 2
-	}
-	cfg, code := loadConfig(*configFile, "strata sql", stderr)
-	if cfg == nil {
-		return code
-	}
-	if err := os.MkdirAll(*dataDir, 0o755); err != nil {
-		fmt.Fprintln(stderr, "strata sql:", err)
-		return 1
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.SlogLevel()}))
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
-	rc := rpc.NewGRPC(rpc.GRPCOptions{ConnCount: int(cfg.TiKVClient.GrpcConnectionCount)})
-	defer rc.Close()
-	err := serveSQL(ctx, log, cfg, sqlWiring{
-		role: "sql", rpc: rc, storeAddr: *store, tsoDir: *dataDir, dataDir: *dataDir,
-		host: *host, port: *port, statusPort: *statusPort, stdout: stdout,
+		rc := rpc.NewGRPC(rpc.GRPCOptions{ConnCount: int(cfg.TiKVClient.GrpcConnectionCount)})
+		defer rc.Close()
+		return serveSQL(ctx, log, cfg, sqlWiring{
+			role: "sql", rpc: rc, storeAddr: *store, tsoDir: *dataDir, dataDir: *dataDir,
+			host: sf.host, port: sf.port, statusPort: sf.statusPort, stdout: stdout,
+		})
 	})
-	if err != nil {
-		log.Error("strata sql failed", "err", err)
-		return 1
-	}
-	return 0
 }
 
-// loadConfig reads the TOML config file (defaults when file is ""),
-// warning about keys Strata does not use. A nil config comes with the
-// exit status to return.
-func loadConfig(file, who string, stderr io.Writer) (*config.Config, int) {
-	if file == "" {
-		return config.Default(), 0
-	}
-	cfg, unknown, err := config.Load(file)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", who, err)
-		return nil, 2
-	}
-	for _, k := range unknown {
-		fmt.Fprintf(stderr, "%s: %s\n", who, k)
-	}
-	return cfg, 0
+// sqlFlags are the flags `strata server` and `strata sql` share.
+type sqlFlags struct {
+	host             string
+	port, statusPort int
+}
+
+func (f *sqlFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.host, "host", "127.0.0.1", "MySQL listen host")
+	fs.IntVar(&f.port, "port", 4000, "MySQL listen port (0: any free port)")
+	fs.IntVar(&f.statusPort, "status-port", 10080, "status port: /status, /metrics, /debug/pprof (-1: off)")
 }
