@@ -52,12 +52,14 @@ func setAuth(acc *privilege.Account, opt *ast.AuthOption) error {
 // failedFor is 1396's list of accounts: 'u'@'h','v'@'%'.
 func failedFor(names []string) string { return strings.Join(names, ",") }
 
-// execCreateUser runs CREATE USER [IF NOT EXISTS]: all accounts or none
-// (1396 names every one that exists; with IF NOT EXISTS they are notes).
-func (s *Session) execCreateUser(ctx context.Context, st *ast.CreateUserStmt) (server.Result, error) {
-	if st.IsCreateRole {
-		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "roles")
-	}
+// changeUsers runs one CREATE / ALTER / DROP USER over users, all or
+// nothing: change applies the statement to one account and reports
+// whether it applied (false: the account exists for CREATE, is missing
+// for ALTER and DROP). Accounts it did not apply to fail the statement
+// with 1396 naming them all, or, when tolerate (IF [NOT] EXISTS), become
+// notes with noteCode.
+func (s *Session) changeUsers(ctx context.Context, op string, users []*auth.UserIdentity, tolerate bool, noteCode uint16,
+	change func(accts *privilege.Accounts, i int, user, host string) (applied bool, err error)) (server.Result, error) {
 	if err := s.commit(ctx); err != nil {
 		return nil, err
 	}
@@ -65,24 +67,28 @@ func (s *Session) execCreateUser(ctx context.Context, st *ast.CreateUserStmt) (s
 	err := s.d.privs.Update(ctx, func(accts *privilege.Accounts) error {
 		warns = warns[:0]
 		var failed []string
-		for _, spec := range st.Specs {
-			user, host := s.userOf(ctx, spec.User)
-			if accts.Get(user, host) != nil {
-				if st.IfNotExists {
-					warns = append(warns, sqlerr.New(mysql.ErrUserAlreadyExists, "'"+user+"'@'"+host+"'"))
-					continue
-				}
-				failed = append(failed, "'"+user+"'@'"+host+"'")
-				continue
-			}
-			acc := &privilege.Account{User: user, Host: host, Plugin: defaultAuthPlugin}
-			if err := setAuth(acc, spec.AuthOpt); err != nil {
+		for i, u := range users {
+			user, host := s.userOf(ctx, u)
+			applied, err := change(accts, i, user, host)
+			if err != nil {
 				return err
 			}
-			accts.Put(acc)
+			if applied {
+				continue
+			}
+			name := "'" + user + "'@'" + host + "'"
+			if tolerate {
+				if noteCode == sqlerr.ErrCannotUser {
+					warns = append(warns, sqlerr.New(noteCode, op, name))
+				} else {
+					warns = append(warns, sqlerr.New(noteCode, name))
+				}
+				continue
+			}
+			failed = append(failed, name)
 		}
 		if len(failed) > 0 {
-			return sqlerr.New(sqlerr.ErrCannotUser, "CREATE USER", failedFor(failed))
+			return sqlerr.New(sqlerr.ErrCannotUser, op, failedFor(failed))
 		}
 		return nil
 	})
@@ -93,45 +99,49 @@ func (s *Session) execCreateUser(ctx context.Context, st *ast.CreateUserStmt) (s
 	return &okResult{}, nil
 }
 
+// execCreateUser runs CREATE USER [IF NOT EXISTS] (1396 names every
+// account that exists; with IF NOT EXISTS they are notes).
+func (s *Session) execCreateUser(ctx context.Context, st *ast.CreateUserStmt) (server.Result, error) {
+	if st.IsCreateRole {
+		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "roles")
+	}
+	users := make([]*auth.UserIdentity, len(st.Specs))
+	for i, spec := range st.Specs {
+		users[i] = spec.User
+	}
+	return s.changeUsers(ctx, "CREATE USER", users, st.IfNotExists, mysql.ErrUserAlreadyExists,
+		func(accts *privilege.Accounts, i int, user, host string) (bool, error) {
+			if accts.Get(user, host) != nil {
+				return false, nil
+			}
+			acc := &privilege.Account{User: user, Host: host, Plugin: defaultAuthPlugin}
+			if err := setAuth(acc, st.Specs[i].AuthOpt); err != nil {
+				return false, err
+			}
+			accts.Put(acc)
+			return true, nil
+		})
+}
+
 // execAlterUser runs ALTER USER [IF EXISTS] ... IDENTIFIED ...; a missing
 // account is 1396 (a note with IF EXISTS).
 func (s *Session) execAlterUser(ctx context.Context, st *ast.AlterUserStmt) (server.Result, error) {
-	if err := s.commit(ctx); err != nil {
-		return nil, err
-	}
 	specs := st.Specs
 	if st.CurrentAuth != nil {
 		specs = []*ast.UserSpec{{User: &auth.UserIdentity{CurrentUser: true}, AuthOpt: st.CurrentAuth}}
 	}
-	var warns []error
-	err := s.d.privs.Update(ctx, func(accts *privilege.Accounts) error {
-		warns = warns[:0]
-		var failed []string
-		for _, spec := range specs {
-			user, host := s.userOf(ctx, spec.User)
+	users := make([]*auth.UserIdentity, len(specs))
+	for i, spec := range specs {
+		users[i] = spec.User
+	}
+	return s.changeUsers(ctx, "ALTER USER", users, st.IfExists, sqlerr.ErrCannotUser,
+		func(accts *privilege.Accounts, i int, user, host string) (bool, error) {
 			acc := accts.Get(user, host)
 			if acc == nil {
-				if st.IfExists {
-					warns = append(warns, sqlerr.New(sqlerr.ErrCannotUser, "ALTER USER", "'"+user+"'@'"+host+"'"))
-					continue
-				}
-				failed = append(failed, "'"+user+"'@'"+host+"'")
-				continue
+				return false, nil
 			}
-			if err := setAuth(acc, spec.AuthOpt); err != nil {
-				return err
-			}
-		}
-		if len(failed) > 0 {
-			return sqlerr.New(sqlerr.ErrCannotUser, "ALTER USER", failedFor(failed))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.warnings = append(s.warnings, warns...)
-	return &okResult{}, nil
+			return true, setAuth(acc, specs[i].AuthOpt)
+		})
 }
 
 // execDropUser runs DROP USER [IF EXISTS]: all accounts or none.
@@ -139,32 +149,8 @@ func (s *Session) execDropUser(ctx context.Context, st *ast.DropUserStmt) (serve
 	if st.IsDropRole {
 		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "roles")
 	}
-	if err := s.commit(ctx); err != nil {
-		return nil, err
-	}
-	var warns []error
-	err := s.d.privs.Update(ctx, func(accts *privilege.Accounts) error {
-		warns = warns[:0]
-		var failed []string
-		for _, u := range st.UserList {
-			user, host := s.userOf(ctx, u)
-			if accts.Delete(user, host) {
-				continue
-			}
-			if st.IfExists {
-				warns = append(warns, sqlerr.New(sqlerr.ErrCannotUser, "DROP USER", "'"+user+"'@'"+host+"'"))
-				continue
-			}
-			failed = append(failed, "'"+user+"'@'"+host+"'")
-		}
-		if len(failed) > 0 {
-			return sqlerr.New(sqlerr.ErrCannotUser, "DROP USER", failedFor(failed))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.warnings = append(s.warnings, warns...)
-	return &okResult{}, nil
+	return s.changeUsers(ctx, "DROP USER", st.UserList, st.IfExists, sqlerr.ErrCannotUser,
+		func(accts *privilege.Accounts, _ int, user, host string) (bool, error) {
+			return accts.Delete(user, host), nil
+		})
 }
