@@ -80,12 +80,23 @@ func (li *lockIndex) mayBeLocked(key []byte) bool {
 // applied records the lock puts and deletes of a batch just written; when
 // the write failed (written false) only the puts, as it may have landed.
 func (li *lockIndex) applied(b *engine.Batch, written bool) {
+	ops := b.Ops()
+	first := -1
+	for i, op := range ops {
+		if _, ok := mvcc.DecodeLockKey(op.Key); ok {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return // no lock in the batch (a 1PC commit, say): no lock taken
+	}
 	li.mu.Lock()
 	defer li.mu.Unlock()
 	if !li.ready {
 		return
 	}
-	for _, op := range b.Ops() {
+	for _, op := range ops[first:] {
 		k, ok := mvcc.DecodeLockKey(op.Key)
 		if !ok {
 			continue
