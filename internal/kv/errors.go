@@ -189,3 +189,19 @@ func (e *InvalidRangeError) Is(target error) bool { return target == ErrInvalidR
 func InvalidArgumentf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInvalidArgument, fmt.Sprintf(format, args...))
 }
+
+// DeadlockError reports a pessimistic lock wait that would close a cycle
+// of transactions waiting for each other. LockTS and LockKey name the
+// lock the request waited for.
+type DeadlockError struct {
+	LockTS  uint64
+	LockKey []byte
+	KeyHash uint64
+}
+
+func (e *DeadlockError) Error() string {
+	return fmt.Sprintf("deadlock: waiting for lock of txn %d on key %q", e.LockTS, e.LockKey)
+}
+
+// Is makes errors.Is(err, ErrDeadlock) true.
+func (e *DeadlockError) Is(target error) bool { return target == ErrDeadlock }

@@ -86,6 +86,7 @@ func KeyErrorFrom(err error) *KeyError {
 		tooLarge *kv.CommitTsTooLargeError
 		lockNF   *kv.TxnLockNotFoundError
 		badTso   *kv.InvalidTxnTsoError
+		deadlock *kv.DeadlockError
 	)
 	switch {
 	case errors.As(err, &locked):
@@ -111,6 +112,8 @@ func KeyErrorFrom(err error) *KeyError {
 		return &KeyError{TxnLockNotFound: &TxnLockNotFound{Key: lockNF.Key}}
 	case errors.As(err, &badTso):
 		return &KeyError{InvalidTxnTso: &InvalidTxnTso{StartTs: badTso.StartTS, CommitTs: badTso.CommitTS}}
+	case errors.As(err, &deadlock):
+		return &KeyError{Deadlock: &Deadlock{LockTs: deadlock.LockTS, LockKey: deadlock.LockKey, DeadlockKeyHash: deadlock.KeyHash}}
 	case errors.Is(err, kv.ErrTxnRetryable):
 		return &KeyError{Retryable: err.Error()}
 	default:
@@ -148,7 +151,8 @@ func (e *KeyError) Err() error {
 	case e.InvalidTxnTso != nil:
 		return &kv.InvalidTxnTsoError{StartTS: e.InvalidTxnTso.StartTs, CommitTS: e.InvalidTxnTso.CommitTs}
 	case e.Deadlock != nil:
-		return kv.ErrDeadlock
+		d := e.Deadlock
+		return &kv.DeadlockError{LockTS: d.LockTs, LockKey: d.LockKey, KeyHash: d.DeadlockKeyHash}
 	case e.Retryable != "":
 		return &remoteError{msg: e.Retryable, sentinel: kv.ErrTxnRetryable}
 	default:

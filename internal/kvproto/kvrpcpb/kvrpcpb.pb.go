@@ -2151,8 +2151,11 @@ type PrewriteRequest struct {
 	Secondaries         [][]byte               `protobuf:"bytes,11,rep,name=secondaries,proto3" json:"secondaries,omitempty"`
 	TryOnePc            bool                   `protobuf:"varint,12,opt,name=try_one_pc,json=tryOnePc,proto3" json:"try_one_pc,omitempty"`
 	MaxCommitTs         uint64                 `protobuf:"varint,13,opt,name=max_commit_ts,json=maxCommitTs,proto3" json:"max_commit_ts,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// is_pessimistic_lock[i]: mutation i was locked by AcquirePessimisticLock
+	// and must find that lock (DoPessimisticCheck); empty for optimistic txns.
+	IsPessimisticLock []bool `protobuf:"varint,14,rep,packed,name=is_pessimistic_lock,json=isPessimisticLock,proto3" json:"is_pessimistic_lock,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *PrewriteRequest) Reset() {
@@ -2274,6 +2277,13 @@ func (x *PrewriteRequest) GetMaxCommitTs() uint64 {
 		return x.MaxCommitTs
 	}
 	return 0
+}
+
+func (x *PrewriteRequest) GetIsPessimisticLock() []bool {
+	if x != nil {
+		return x.IsPessimisticLock
+	}
+	return nil
 }
 
 type PrewriteResponse struct {
@@ -4742,7 +4752,7 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\bMutation\x12\x1b\n" +
 	"\x02op\x18\x01 \x01(\x0e2\v.kvrpcpb.OpR\x02op\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\fR\x03key\x12\x14\n" +
-	"\x05value\x18\x03 \x01(\fR\x05value\"\xf6\x03\n" +
+	"\x05value\x18\x03 \x01(\fR\x05value\"\xa6\x04\n" +
 	"\x0fPrewriteRequest\x12*\n" +
 	"\acontext\x18\x01 \x01(\v2\x10.kvrpcpb.ContextR\acontext\x12/\n" +
 	"\tmutations\x18\x02 \x03(\v2\x11.kvrpcpb.MutationR\tmutations\x12!\n" +
@@ -4758,7 +4768,8 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\vsecondaries\x18\v \x03(\fR\vsecondaries\x12\x1c\n" +
 	"\n" +
 	"try_one_pc\x18\f \x01(\bR\btryOnePc\x12\"\n" +
-	"\rmax_commit_ts\x18\r \x01(\x04R\vmaxCommitTs\"\xc3\x01\n" +
+	"\rmax_commit_ts\x18\r \x01(\x04R\vmaxCommitTs\x12.\n" +
+	"\x13is_pessimistic_lock\x18\x0e \x03(\bR\x11isPessimisticLock\"\xc3\x01\n" +
 	"\x10PrewriteResponse\x127\n" +
 	"\fregion_error\x18\x01 \x01(\v2\x14.kvrpcpb.RegionErrorR\vregionError\x12)\n" +
 	"\x06errors\x18\x02 \x03(\v2\x11.kvrpcpb.KeyErrorR\x06errors\x12\"\n" +

@@ -99,6 +99,26 @@ func (h *harness) run(td *datadriven.TestData) string {
 		out.WriteString("ok")
 	case "prewrite":
 		h.prewrite(a, r, t, &out)
+	case "pessimistic_lock":
+		p := &PessimisticLockParams{Primary: []byte(a.str("primary", string(a.keys()[0]))), StartTS: a.ts("start"),
+			ForUpdateTS: a.ts("for_update"), LockTTL: a.tsOr("ttl", 3000), MinCommitTS: a.ts("min_commit")}
+		for _, k := range a.keys() {
+			v, found, err := AcquirePessimisticLock(t, r, p, k, a.has("should_not_exist"), a.has("return_value"))
+			switch {
+			case err != nil:
+				fmt.Fprintf(&out, "%s: %s\n", k, errStr(err))
+			case a.has("return_value") && found:
+				fmt.Fprintf(&out, "%s: ok value=%s\n", k, valStr(v))
+			case a.has("return_value"):
+				fmt.Fprintf(&out, "%s: ok <not found>\n", k)
+			default:
+				fmt.Fprintf(&out, "%s: ok\n", k)
+			}
+		}
+	case "pessimistic_rollback":
+		for _, k := range a.keys() {
+			fmt.Fprintf(&out, "%s: %s\n", k, errStr(PessimisticRollback(t, r, k, a.ts("start"), a.ts("for_update"))))
+		}
 	case "commit":
 		for _, k := range a.keys() {
 			fmt.Fprintf(&out, "%s: %s\n", k, errStr(Commit(t, r, k, a.ts("start"), a.ts("commit"))))
@@ -212,6 +232,7 @@ func (h *harness) prewrite(a args, r *Reader, t *Txn, out *strings.Builder) {
 	keys := a.keys()
 	vals := a.list("v")
 	ops := a.list("op")
+	pess := a.list("pessimistic") // per key: y = DoPessimisticCheck
 	var secondaries [][]byte
 	for _, s := range a.list("secondaries") {
 		secondaries = append(secondaries, []byte(s))
@@ -230,6 +251,7 @@ func (h *harness) prewrite(a args, r *Reader, t *Txn, out *strings.Builder) {
 		if i < len(vals) {
 			m.Value = []byte(vals[i])
 		}
+		m.Pessimistic = i < len(pess) && pess[i] == "y"
 		if n := a.ts("vlen"); n > 0 {
 			m.Value = []byte(strings.Repeat(string(m.Value), int(n)/max(len(m.Value), 1)+1)[:n])
 		}

@@ -17,6 +17,9 @@ type Mutation struct {
 	Op    MutationOp
 	Key   []byte
 	Value []byte
+	// Pessimistic (DoPessimisticCheck): the key was locked by
+	// AcquirePessimisticLock, and the prewrite must find that lock.
+	Pessimistic bool
 }
 
 // MemLocker is the txn layer's concurrency manager as Prewrite sees it.

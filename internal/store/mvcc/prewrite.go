@@ -41,6 +41,10 @@ func Prewrite(t *Txn, r *Reader, p *PrewriteParams, m Mutation) (minCommitTS uin
 	hadPessimisticLock := false
 	if old != nil {
 		if old.StartTS != p.StartTS {
+			if m.Pessimistic {
+				// Our pessimistic lock is gone and another txn holds the key.
+				return 0, &PessimisticLockNotFoundError{Key: key, StartTS: p.StartTS}
+			}
 			info := old.Info(key)
 			if pessimistic {
 				info.TTL = 0 // the client resolves it at once
@@ -60,6 +64,14 @@ func Prewrite(t *Txn, r *Reader, p *PrewriteParams, m Mutation) (minCommitTS uin
 		hadPessimisticLock = true
 	}
 
+	if m.Pessimistic && !hadPessimisticLock {
+		// The pessimistic lock was lost (rolled back by a resolver that
+		// thought us dead): amend it unless the key changed since start_ts.
+		if err := checkLostPessimisticLock(r, p, key); err != nil {
+			return 0, err
+		}
+		hadPessimisticLock = true
+	}
 	mustNotExist := m.Op == OpInsert || m.Op == OpCheckNotExists
 	skip := p.SkipConstraintCheck
 	if pessimistic {
@@ -87,7 +99,7 @@ func Prewrite(t *Txn, r *Reader, p *PrewriteParams, m Mutation) (minCommitTS uin
 		TxnSize:     p.TxnSize,
 		MinCommitTS: p.MinCommitTS,
 	}
-	if hadPessimisticLock {
+	if old != nil {
 		l.TTL = max(l.TTL, old.TTL)
 		l.MinCommitTS = max(l.MinCommitTS, old.MinCommitTS)
 		l.ForUpdateTS = max(l.ForUpdateTS, old.ForUpdateTS)
@@ -128,7 +140,7 @@ func Prewrite(t *Txn, r *Reader, p *PrewriteParams, m Mutation) (minCommitTS uin
 		}
 	}
 	if l.UseOnePC {
-		t.onePC = append(t.onePC, onePCLock{key: key, lock: l, hadLock: hadPessimisticLock})
+		t.onePC = append(t.onePC, onePCLock{key: key, lock: l, hadLock: old != nil})
 		return minCommitTS, nil
 	}
 	t.putLock(key, l)
@@ -180,6 +192,20 @@ func checkNewerVersion(r *Reader, p *PrewriteParams, key []byte, mustNotExist bo
 		if found {
 			return &kv.AlreadyExistError{Key: key}
 		}
+	}
+	return nil
+}
+
+// checkLostPessimisticLock is the amend check of a DoPessimisticCheck key
+// without its lock: any write at or above start_ts may have been read or
+// overwritten without us, so the prewrite fails.
+func checkLostPessimisticLock(r *Reader, p *PrewriteParams, key []byte) error {
+	cts, w, err := r.newestWrite(key)
+	if err != nil {
+		return err
+	}
+	if w != nil && cts >= p.StartTS {
+		return &PessimisticLockNotFoundError{Key: key, StartTS: p.StartTS}
 	}
 	return nil
 }
