@@ -62,8 +62,10 @@ func (s *Storage) prewrite(t *mvcc.Txn, r *mvcc.Reader, g *KeyGuard, req *kvrpcp
 		locked      []*kvrpcpb.KeyError
 		minCommitTS uint64
 	)
-	for _, m := range req.GetMutations() {
-		mut := mvcc.Mutation{Op: mutationOp(m.GetOp()), Key: m.GetKey(), Value: m.GetValue()}
+	pessimistic := req.GetIsPessimisticLock()
+	for i, m := range req.GetMutations() {
+		mut := mvcc.Mutation{Op: mutationOp(m.GetOp()), Key: m.GetKey(), Value: m.GetValue(),
+			Pessimistic: i < len(pessimistic) && pessimistic[i]}
 		ts, err := mvcc.Prewrite(t, r, p, mut)
 		if err == nil {
 			minCommitTS = max(minCommitTS, ts)
@@ -116,6 +118,10 @@ func mayBeCommitted(err error, startTS uint64) bool {
 	case errors.As(err, &wc):
 		return wc.ConflictCommitTS > startTS
 	case isLocked(err), errors.Is(err, kv.ErrCommitTsTooLarge):
+		return true
+	}
+	var lost *mvcc.PessimisticLockNotFoundError
+	if errors.As(err, &lost) {
 		return true
 	}
 	return false

@@ -44,8 +44,8 @@
 //   - Region checks and the MaxTimestampNotSynced guard after a leader
 //     change: the server layer wraps Storage (it can seed max_ts through
 //     ConcurrencyManager().UpdateMaxTS).
-//   - Pessimistic locks, lock waiting and deadlock detection:
-//     KvPessimisticLock and KvPessimisticRollback answer kv.ErrNotSupported.
+//   - A cluster-wide deadlock detector: lockWaiters sees the waits of one
+//     store; a cycle across stores ends by the wait timeout.
 //   - ResolveLock without keys scans the whole store's lock space, not a
 //     region's.
 //

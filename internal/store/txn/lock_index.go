@@ -66,6 +66,13 @@ func (li *lockIndex) load(ctx context.Context, eng engine.Engine) {
 	li.mu.Unlock()
 }
 
+// known reports whether the set is loaded (mayBeLocked is exact).
+func (li *lockIndex) known() bool {
+	li.mu.RLock()
+	defer li.mu.RUnlock()
+	return li.ready
+}
+
 // mayBeLocked reports whether key may have a lock in the engine.
 func (li *lockIndex) mayBeLocked(key []byte) bool {
 	li.mu.RLock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync/atomic"
+	"time"
 
 	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/mvcc"
@@ -25,6 +26,9 @@ type Options struct {
 	ResolveLockBatch int
 	// InitialMaxTS seeds max_ts (a new leader syncs it from the TSO).
 	InitialMaxTS uint64
+	// WaitForLockTimeout caps one pessimistic lock request's wait for
+	// another txn's lock (0: DefaultWaitForLockTimeout).
+	WaitForLockTimeout time.Duration
 }
 
 // Storage runs the transactional commands of one store over an engine.
@@ -38,11 +42,15 @@ type Storage struct {
 	opts    Options
 	closed  atomic.Bool
 	locks   lockIndex // keys with a lock in the engine
+	waiters lockWaiters
 }
 
 // NewStorage returns a Storage over eng. The caller owns eng and closes it
 // after Close.
 func NewStorage(eng engine.Engine, opts Options) *Storage {
+	if opts.WaitForLockTimeout <= 0 {
+		opts.WaitForLockTimeout = DefaultWaitForLockTimeout
+	}
 	if opts.ResolveLockBatch <= 0 {
 		opts.ResolveLockBatch = DefaultResolveLockBatch
 	}
@@ -122,6 +130,9 @@ func (s *Storage) writeLatched(ctx context.Context, startTS uint64, body command
 	// Before the memory locks and latches go. A failed write may still
 	// have landed: keep its locks' keys, drop none.
 	s.locks.applied(t.Batch(), err == nil)
+	if err == nil {
+		s.waiters.wake(t.Batch()) // after the lock index: see lockWaiters
+	}
 	return err
 }
 

@@ -58,6 +58,10 @@ func validatePrewrite(req *kvrpcpb.PrewriteRequest) error {
 			return kv.InvalidArgumentf("prewrite with mutation op %v", m.GetOp())
 		}
 	}
+	if n := len(req.GetIsPessimisticLock()); n > 0 && (n != len(req.GetMutations()) || req.GetForUpdateTs() == 0) {
+		return kv.InvalidArgumentf("prewrite with %d pessimistic flags for %d mutations, for_update_ts %d",
+			n, len(req.GetMutations()), req.GetForUpdateTs())
+	}
 	return validateKeys(req.GetSecondaries())
 }
 

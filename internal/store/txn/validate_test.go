@@ -102,14 +102,34 @@ func TestBadInput(t *testing.T) {
 			r, err := s.KvTxnHeartBeat(bg, &kvrpcpb.TxnHeartBeatRequest{PrimaryLock: big, StartVersion: 10})
 			return r.GetError(), err
 		}, kv.ErrInvalidKey},
-		{"pessimistic lock", func() (*kvrpcpb.KeyError, error) {
-			r, err := s.KvPessimisticLock(bg, &kvrpcpb.PessimisticLockRequest{})
+		{"pessimistic lock without mutations", func() (*kvrpcpb.KeyError, error) {
+			r, err := s.KvPessimisticLock(bg, &kvrpcpb.PessimisticLockRequest{PrimaryLock: []byte("a"), StartVersion: 10, ForUpdateTs: 10})
 			return one(r.GetErrors()), err
-		}, kv.ErrNotSupported},
-		{"pessimistic rollback", func() (*kvrpcpb.KeyError, error) {
-			r, err := s.KvPessimisticRollback(bg, &kvrpcpb.PessimisticRollbackRequest{})
+		}, kv.ErrInvalidArgument},
+		{"pessimistic lock with a put", func() (*kvrpcpb.KeyError, error) {
+			r, err := s.KvPessimisticLock(bg, &kvrpcpb.PessimisticLockRequest{PrimaryLock: []byte("a"), StartVersion: 10, ForUpdateTs: 10,
+				Mutations: []*kvrpcpb.Mutation{{Op: kvrpcpb.Op_Put, Key: []byte("a")}}})
 			return one(r.GetErrors()), err
-		}, kv.ErrNotSupported},
+		}, kv.ErrInvalidArgument},
+		{"pessimistic lock for_update_ts below start", func() (*kvrpcpb.KeyError, error) {
+			r, err := s.KvPessimisticLock(bg, &kvrpcpb.PessimisticLockRequest{PrimaryLock: []byte("a"), StartVersion: 10, ForUpdateTs: 9,
+				Mutations: []*kvrpcpb.Mutation{{Op: kvrpcpb.Op_PessimisticLock, Key: []byte("a")}}})
+			return one(r.GetErrors()), err
+		}, kv.ErrInvalidArgument},
+		{"pessimistic lock oversized key", func() (*kvrpcpb.KeyError, error) {
+			r, err := s.KvPessimisticLock(bg, &kvrpcpb.PessimisticLockRequest{PrimaryLock: []byte("a"), StartVersion: 10, ForUpdateTs: 10,
+				Mutations: []*kvrpcpb.Mutation{{Op: kvrpcpb.Op_PessimisticLock, Key: []byte("a")}, {Op: kvrpcpb.Op_PessimisticLock, Key: big}}})
+			return one(r.GetErrors()), err
+		}, kv.ErrInvalidKey},
+		{"pessimistic rollback without keys", func() (*kvrpcpb.KeyError, error) {
+			r, err := s.KvPessimisticRollback(bg, &kvrpcpb.PessimisticRollbackRequest{StartVersion: 10, ForUpdateTs: 10})
+			return one(r.GetErrors()), err
+		}, kv.ErrInvalidArgument},
+		{"pessimistic prewrite flags mismatch", func() (*kvrpcpb.KeyError, error) {
+			r, err := s.KvPrewrite(bg, &kvrpcpb.PrewriteRequest{PrimaryLock: []byte("a"), StartVersion: 10, ForUpdateTs: 10,
+				Mutations: []*kvrpcpb.Mutation{{Op: kvrpcpb.Op_Put, Key: []byte("a")}}, IsPessimisticLock: []bool{true, true}})
+			return one(r.GetErrors()), err
+		}, kv.ErrInvalidArgument},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
