@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -45,12 +46,17 @@ type committer struct {
 	// failed without a reply.
 	undetermined atomic.Bool
 
-	ttl      ttlManager
+	// forUpdateTS and pessimistic (keys holding a pessimistic lock) are
+	// set for pessimistic txns.
+	forUpdateTS uint64
+	pessimistic map[string]bool
+
+	ttl      *ttlManager // the txn's
 	commitTS uint64
 }
 
 func newCommitter(t *Txn) *committer {
-	cm := &committer{t: t, c: t.c, startTS: t.StartTS()}
+	cm := &committer{t: t, c: t.c, startTS: t.StartTS(), ttl: &t.ttl}
 	for _, k := range t.buf.sorted() {
 		e := t.buf.m[k]
 		m := &kvrpcpb.Mutation{Op: kvrpcpb.Op_Put, Key: []byte(k), Value: e.value}
@@ -60,6 +66,22 @@ func newCommitter(t *Txn) *committer {
 		cm.muts = append(cm.muts, m)
 	}
 	cm.primary = cm.muts[0].Key
+	if p := t.pess; p != nil {
+		cm.forUpdateTS = p.forUpdateTS
+		cm.pessimistic = make(map[string]bool, len(p.locked))
+		for k := range p.locked {
+			cm.pessimistic[k] = true
+			if _, ok := t.buf.m[k]; !ok { // locked, not written (FOR UPDATE)
+				cm.muts = append(cm.muts, &kvrpcpb.Mutation{Op: kvrpcpb.Op_Lock, Key: []byte(k)})
+			}
+		}
+		if len(cm.muts) > t.buf.len() {
+			sort.Slice(cm.muts, func(i, j int) bool { return kv.Key(cm.muts[i].Key).Cmp(cm.muts[j].Key) < 0 })
+		}
+		if p.primary != nil {
+			cm.primary = p.primary
+		}
+	}
 	cm.lockTTL = txnLockTTL(t.c.opts.LockTTL, t.buf.size()) + uint64(time.Since(t.began).Milliseconds())
 	if t.asyncCommit && len(cm.muts) <= t.c.opts.AsyncCommitKeysLimit && keysSize(cm.muts) <= t.c.opts.AsyncCommitKeySizeLimit {
 		cm.asyncCommit.Store(true)

@@ -50,7 +50,7 @@ func (cm *committer) prewriteBatch(bo *locate.Backoffer, b batch) error {
 			return err
 		}
 		if b.primary && !cm.onePC.Load() {
-			cm.ttl.start(cm)
+			cm.ttl.start(ttlTarget{c: cm.c, primary: cm.primary, startTS: cm.startTS, began: cm.t.began})
 		}
 		return nil
 	}
@@ -70,6 +70,14 @@ func (cm *committer) prewriteRequest(b batch) *kvrpcpb.PrewriteRequest {
 	}
 	if cm.retried.Load() {
 		req.TxnSize = ^uint64(0) // keep resolvers off lite resolution
+	}
+	if cm.pessimistic != nil {
+		req.ForUpdateTs = cm.forUpdateTS
+		req.MinCommitTs = max(req.MinCommitTs, cm.forUpdateTS+1)
+		req.IsPessimisticLock = make([]bool, len(b.muts))
+		for i, m := range b.muts {
+			req.IsPessimisticLock[i] = cm.pessimistic[string(m.Key)]
+		}
 	}
 	if cm.asyncCommit.Load() {
 		req.UseAsyncCommit = true

@@ -15,8 +15,17 @@ import (
 // maxHeartbeatFailures stops heartbeats after this many failures in a row.
 const maxHeartbeatFailures = 10
 
-// ttlManager keeps a committing transaction's locks alive. It is armed
-// when the primary is prewritten; only a commit still running one
+// ttlTarget is the transaction a ttlManager keeps alive.
+type ttlTarget struct {
+	c       *Client
+	primary []byte
+	startTS uint64
+	began   time.Time
+}
+
+// ttlManager keeps a transaction's locks alive. It is armed when the
+// primary is prewritten, or for a pessimistic txn when the primary is
+// first locked; only a commit still running one
 // HeartbeatInterval later gets a goroutine, which sends TxnHeartBeat at
 // once and then every interval, advising TTL = age + ManagedLockTTL, until
 // the commit returns (stop), MaxTxnTTL passes, the txn is gone or ten
@@ -41,7 +50,7 @@ const (
 
 // start arms the manager once; later calls and calls after stop do
 // nothing.
-func (m *ttlManager) start(cm *committer) {
+func (m *ttlManager) start(cm ttlTarget) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.state != ttlIdle {
@@ -62,7 +71,7 @@ func (m *ttlManager) start(cm *committer) {
 }
 
 // launchLocked starts the heartbeat goroutine.
-func (m *ttlManager) launchLocked(cm *committer, beatNow bool) {
+func (m *ttlManager) launchLocked(cm ttlTarget, beatNow bool) {
 	m.state = ttlRunning
 	m.stopCh, m.done = make(chan struct{}), make(chan struct{})
 	go m.run(cm, beatNow)
@@ -83,7 +92,7 @@ func (m *ttlManager) stop() {
 	}
 }
 
-func (m *ttlManager) run(cm *committer, beatNow bool) {
+func (m *ttlManager) run(cm ttlTarget, beatNow bool) {
 	defer close(m.done)
 	c := cm.c
 	ticks, stopTicker := newTicker(c, c.opts.HeartbeatInterval)
@@ -107,7 +116,7 @@ func (m *ttlManager) run(cm *committer, beatNow bool) {
 			}
 		}
 		beatNow = false
-		if time.Since(cm.t.began) > c.opts.MaxTxnTTL {
+		if time.Since(cm.began) > c.opts.MaxTxnTTL {
 			return
 		}
 		ttl, err := cm.heartbeat(ctx)
@@ -128,7 +137,7 @@ func (m *ttlManager) run(cm *committer, beatNow bool) {
 }
 
 // heartbeat sends one TxnHeartBeat to the primary.
-func (cm *committer) heartbeat(ctx context.Context) (uint64, error) {
+func (cm ttlTarget) heartbeat(ctx context.Context) (uint64, error) {
 	now, err := cm.c.oracle.GetTimestamp(ctx)
 	if err != nil {
 		return 0, err

@@ -9,7 +9,8 @@ import (
 	"github.com/strata-db/strata/internal/kv"
 )
 
-// Txn is an optimistic snapshot-isolated transaction. It implements
+// Txn is a snapshot-isolated transaction, optimistic unless
+// SetPessimistic was called (see pessimistic.go). It implements
 // kv.Transaction. A Txn is used by one goroutine at a time.
 type Txn struct {
 	c     *Client
@@ -20,6 +21,12 @@ type Txn struct {
 	asyncCommit     bool
 	onePC           bool
 	linearizability bool
+
+	// ttl keeps the locks alive: from the first pessimistic lock, or
+	// during a long commit.
+	ttl ttlManager
+	// pess is the pessimistic state (nil: optimistic).
+	pess *pessimisticState
 
 	mu     sync.Mutex
 	closed bool
@@ -95,6 +102,10 @@ func (t *Txn) Delete(k kv.Key) error {
 // Get returns k's value as this txn sees it: its own write if any, else
 // the snapshot's.
 func (t *Txn) Get(ctx context.Context, k kv.Key) ([]byte, error) {
+	return t.getFrom(ctx, t.snap, k)
+}
+
+func (t *Txn) getFrom(ctx context.Context, snap *snapshot, k kv.Key) ([]byte, error) {
 	if err := t.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -104,11 +115,15 @@ func (t *Txn) Get(ctx context.Context, k kv.Key) ([]byte, error) {
 		}
 		return e.value, nil
 	}
-	return t.snap.get(ctx, k)
+	return snap.get(ctx, k)
 }
 
 // BatchGet returns the present keys among keys, keyed by string(key).
 func (t *Txn) BatchGet(ctx context.Context, keys []kv.Key) (map[string][]byte, error) {
+	return t.batchGetFrom(ctx, t.snap, keys)
+}
+
+func (t *Txn) batchGetFrom(ctx context.Context, snap *snapshot, keys []kv.Key) (map[string][]byte, error) {
 	if err := t.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -126,7 +141,7 @@ func (t *Txn) BatchGet(ctx context.Context, keys []kv.Key) (map[string][]byte, e
 	if len(remote) == 0 {
 		return out, nil
 	}
-	got, err := t.snap.batchGet(ctx, remote)
+	got, err := snap.batchGet(ctx, remote)
 	if err != nil {
 		return nil, err
 	}
@@ -139,22 +154,22 @@ func (t *Txn) BatchGet(ctx context.Context, keys []kv.Key) (map[string][]byte, e
 // Iter iterates [start, end) forward over the snapshot merged with the
 // buffered writes; an empty end means unbounded.
 func (t *Txn) Iter(ctx context.Context, start, end kv.Key) (kv.Iterator, error) {
-	return t.iter(ctx, start, end, false)
+	return t.iterFrom(ctx, t.snap, start, end, false)
 }
 
 // IterReverse iterates [start, end) backward, from just below end.
 func (t *Txn) IterReverse(ctx context.Context, start, end kv.Key) (kv.Iterator, error) {
-	return t.iter(ctx, start, end, true)
+	return t.iterFrom(ctx, t.snap, start, end, true)
 }
 
-func (t *Txn) iter(ctx context.Context, start, end kv.Key, reverse bool) (kv.Iterator, error) {
+func (t *Txn) iterFrom(ctx context.Context, snap *snapshot, start, end kv.Key, reverse bool) (kv.Iterator, error) {
 	if err := t.checkOpen(); err != nil {
 		return nil, err
 	}
 	if err := kv.ValidateRange(start, end); err != nil {
 		return nil, err
 	}
-	sc, err := newScanner(ctx, t.snap, start, end, reverse)
+	sc, err := newScanner(ctx, snap, start, end, reverse)
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +177,9 @@ func (t *Txn) iter(ctx context.Context, start, end kv.Key, reverse bool) (kv.Ite
 }
 
 // Commit commits the buffered writes (see committer). A transaction with
-// no writes commits trivially. On kv.ErrResultUndetermined the outcome is
-// unknown and nothing was cleaned up.
+// no writes commits trivially (a pessimistic one releases its locks). On
+// kv.ErrResultUndetermined the outcome is unknown and nothing was cleaned
+// up.
 func (t *Txn) Commit(ctx context.Context) error {
 	t.mu.Lock()
 	if t.closed {
@@ -173,6 +189,7 @@ func (t *Txn) Commit(ctx context.Context) error {
 	t.closed = true
 	t.mu.Unlock()
 	if t.buf.len() == 0 {
+		t.releasePessimisticLocks(ctx)
 		return nil
 	}
 	cm := newCommitter(t)
@@ -185,16 +202,56 @@ func (t *Txn) Commit(ctx context.Context) error {
 	return nil
 }
 
-// Rollback discards the transaction. Nothing was written to storage before
-// Commit, so there is nothing to clean up.
+// Rollback discards the transaction. An optimistic txn wrote nothing
+// before Commit; a pessimistic one releases its locks.
 func (t *Txn) Rollback() error {
 	t.mu.Lock()
-	defer t.mu.Unlock()
 	if t.closed {
+		t.mu.Unlock()
 		return kv.ErrTxnClosed
 	}
 	t.closed = true
+	t.mu.Unlock()
+	t.releasePessimisticLocks(context.Background())
 	return nil
+}
+
+// releasePessimisticLocks stops the heartbeats and deletes the txn's
+// pessimistic locks, if any.
+func (t *Txn) releasePessimisticLocks(ctx context.Context) {
+	t.ttl.stop()
+	if t.pess != nil && len(t.pess.locked) > 0 {
+		t.pessimisticRollback(context.WithoutCancel(ctx), t.pess.lockedKeyList())
+	}
+}
+
+// ForUpdateView returns the txn as a pessimistic statement sees it: reads
+// at ts (the statement's for_update_ts, a "current read") merged with the
+// buffered writes; writes go to the txn.
+func (t *Txn) ForUpdateView(ts uint64) kv.Transaction {
+	return &forUpdateView{Txn: t, snap: newSnapshot(t.c, ts)}
+}
+
+// forUpdateView is a Txn whose reads use another snapshot.
+type forUpdateView struct {
+	*Txn
+	snap *snapshot
+}
+
+func (v *forUpdateView) Get(ctx context.Context, k kv.Key) ([]byte, error) {
+	return v.getFrom(ctx, v.snap, k)
+}
+
+func (v *forUpdateView) BatchGet(ctx context.Context, keys []kv.Key) (map[string][]byte, error) {
+	return v.batchGetFrom(ctx, v.snap, keys)
+}
+
+func (v *forUpdateView) Iter(ctx context.Context, start, end kv.Key) (kv.Iterator, error) {
+	return v.iterFrom(ctx, v.snap, start, end, false)
+}
+
+func (v *forUpdateView) IterReverse(ctx context.Context, start, end kv.Key) (kv.Iterator, error) {
+	return v.iterFrom(ctx, v.snap, start, end, true)
 }
 
 // Snapshot returns a read-only view at ts (a kv.Snapshot).

@@ -1,0 +1,252 @@
+package txnclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/strata-db/strata/internal/client/locate"
+	"github.com/strata-db/strata/internal/client/rpc"
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+)
+
+// pessimisticState is what a pessimistic Txn adds: the keys it holds
+// pessimistic locks on, its primary (the first key of its first lock
+// call, reference §5.1) and the largest for_update_ts it used.
+type pessimisticState struct {
+	primary     []byte
+	forUpdateTS uint64
+	locked      map[string]struct{}
+}
+
+// SetPessimistic makes the txn pessimistic (tidb_txn_mode = pessimistic).
+// It must be called before the first lock or write.
+func (t *Txn) SetPessimistic() {
+	if t.pess == nil {
+		t.pess = &pessimisticState{forUpdateTS: t.StartTS(), locked: make(map[string]struct{})}
+	}
+}
+
+// IsPessimistic reports whether the txn is pessimistic.
+func (t *Txn) IsPessimistic() bool { return t.pess != nil }
+
+// ForUpdateTS is the largest for_update_ts the txn used (its start ts
+// before any).
+func (t *Txn) ForUpdateTS() uint64 {
+	if t.pess == nil {
+		return t.StartTS()
+	}
+	return t.pess.forUpdateTS
+}
+
+// NewForUpdateTS takes a fresh timestamp for the next pessimistic
+// statement: its reads ("current reads") and locks use it.
+func (t *Txn) NewForUpdateTS(ctx context.Context) (uint64, error) {
+	ts, err := t.c.oracle.GetTimestamp(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if t.pess != nil {
+		t.pess.forUpdateTS = max(t.pess.forUpdateTS, ts)
+	}
+	return ts, nil
+}
+
+// LockOptions are the options of one LockKeys call.
+type LockOptions struct {
+	// ForUpdateTS is the statement's for_update_ts.
+	ForUpdateTS uint64
+	// Wait is the lock-wait budget (innodb_lock_wait_timeout); NoWait
+	// fails at once on a held lock.
+	Wait   time.Duration
+	NoWait bool
+}
+
+// LockedKeys is the number of keys the txn holds pessimistic locks on.
+func (t *Txn) LockedKeys() int {
+	if t.pess == nil {
+		return 0
+	}
+	return len(t.pess.locked)
+}
+
+// IsLocked reports whether the txn holds a pessimistic lock on k.
+func (t *Txn) IsLocked(k kv.Key) bool {
+	if t.pess == nil {
+		return false
+	}
+	_, ok := t.pess.locked[string(k)]
+	return ok
+}
+
+// LockKeys takes pessimistic locks on keys at o.ForUpdateTS (reference
+// §2.7, §5.4). Keys already locked are skipped. Locks held by other txns
+// are waited for (server side, then resolved and asked again) within
+// o.Wait; past it the error is kv.ErrLockWaitTimeout. A write committed
+// on a key after ForUpdateTS is a *kv.WriteConflictError with reason
+// PessimisticRetry: the caller re-runs the statement at a new
+// for_update_ts. A wait cycle is a *kv.DeadlockError. On any error the
+// locks this call took are released.
+func (t *Txn) LockKeys(ctx context.Context, o LockOptions, keys ...kv.Key) error {
+	if err := t.checkOpen(); err != nil {
+		return err
+	}
+	if t.pess == nil {
+		return kv.InvalidArgumentf("LockKeys in an optimistic transaction")
+	}
+	if o.ForUpdateTS < t.StartTS() {
+		o.ForUpdateTS = t.StartTS()
+	}
+	t.pess.forUpdateTS = max(t.pess.forUpdateTS, o.ForUpdateTS)
+	todo := make([][]byte, 0, len(keys))
+	seen := make(map[string]struct{}, len(keys))
+	for _, k := range keys {
+		if err := kv.ValidateKey(k); err != nil {
+			return err
+		}
+		if _, ok := t.pess.locked[string(k)]; ok {
+			continue
+		}
+		if _, ok := seen[string(k)]; ok {
+			continue
+		}
+		seen[string(k)] = struct{}{}
+		todo = append(todo, k)
+	}
+	if len(todo) == 0 {
+		return nil
+	}
+	sort.Slice(todo, func(i, j int) bool { return kv.Key(todo[i]).Cmp(todo[j]) < 0 })
+	first := t.pess.primary == nil
+	if first {
+		t.pess.primary = append([]byte(nil), todo[0]...)
+	}
+	l := &lockCall{t: t, o: o, first: first, deadline: time.Now().Add(o.Wait)}
+	bo := t.c.newBackoffer(ctx, locate.PrewriteMaxBackoff)
+	err := l.lock(bo, todo)
+	if err != nil {
+		if len(l.done) > 0 {
+			t.pessimisticRollback(context.WithoutCancel(ctx), l.done)
+		}
+		if first {
+			t.pess.primary = nil
+		}
+		return err
+	}
+	for _, k := range todo {
+		t.pess.locked[string(k)] = struct{}{}
+	}
+	t.ttl.start(ttlTarget{c: t.c, primary: t.pess.primary, startTS: t.StartTS(), began: t.began})
+	return nil
+}
+
+// lockCall is one LockKeys call in flight.
+type lockCall struct {
+	t        *Txn
+	o        LockOptions
+	first    bool
+	deadline time.Time
+	done     [][]byte // keys locked so far, released on failure
+}
+
+// lock locks keys region by region, the primary's region first and alone.
+func (l *lockCall) lock(bo *locate.Backoffer, keys [][]byte) error {
+	groups, err := l.t.c.sender.Cache().GroupKeysByRegion(bo.Context(), bo, keys)
+	if err != nil {
+		return err
+	}
+	primary := l.t.pess.primary
+	for i, g := range groups {
+		for _, k := range g.Keys {
+			if string(k) == string(primary) {
+				groups[0], groups[i] = groups[i], groups[0]
+				break
+			}
+		}
+	}
+	for _, g := range groups {
+		if err := l.lockGroup(bo, g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lockGroup locks the keys of one region, waiting for and resolving the
+// locks of other txns it meets.
+func (l *lockCall) lockGroup(bo *locate.Backoffer, g locate.KeyGroup) error {
+	t := l.t
+	for {
+		wait := time.Until(l.deadline)
+		waitMs := wait.Milliseconds()
+		if l.o.NoWait || waitMs <= 0 {
+			waitMs = -1
+		}
+		req := &kvrpcpb.PessimisticLockRequest{
+			Context: &kvrpcpb.Context{}, PrimaryLock: t.pess.primary, StartVersion: t.StartTS(),
+			ForUpdateTs: l.o.ForUpdateTS, LockTtl: t.c.opts.LockTTL + uint64(time.Since(t.began).Milliseconds()),
+			IsFirstLock: l.first, WaitTimeout: waitMs, MinCommitTs: l.o.ForUpdateTS + 1,
+		}
+		for _, k := range g.Keys {
+			req.Mutations = append(req.Mutations, &kvrpcpb.Mutation{Op: kvrpcpb.Op_PessimisticLock, Key: k})
+		}
+		resp, err := locate.Send(t.c.sender, bo, g.Location, req, rpc.StoreAPI.KvPessimisticLock)
+		if err != nil {
+			if errors.Is(err, locate.ErrRegionRetry) {
+				return l.lock(bo, g.Keys)
+			}
+			if err := onSendError(bo, err); err != nil {
+				return err
+			}
+			continue
+		}
+		kerrs := resp.GetErrors()
+		if len(kerrs) == 0 {
+			l.done = append(l.done, g.Keys...)
+			return nil
+		}
+		err = kerrs[0].Err()
+		var locked *kv.LockedError
+		if !errors.As(err, &locked) {
+			return err
+		}
+		if l.o.NoWait {
+			return fmt.Errorf("%w: %w", kv.ErrLockWaitTimeout, err)
+		}
+		// The server waited as long as it would; resolve the holder if it
+		// is dead, and ask again while the budget lasts.
+		if _, err := t.c.resolver.resolveForWrite(bo, 0, []kv.LockInfo{locked.Lock}); err != nil {
+			return err
+		}
+		if time.Now().After(l.deadline) {
+			return fmt.Errorf("%w: %w", kv.ErrLockWaitTimeout, err)
+		}
+	}
+}
+
+// pessimisticRollback releases the txn's pessimistic locks on keys (best
+// effort: a lock left behind expires with its TTL).
+func (t *Txn) pessimisticRollback(ctx context.Context, keys [][]byte) {
+	bo := t.c.newBackoffer(ctx, locate.CleanupMaxBackoff)
+	groups, err := t.c.sender.Cache().GroupKeysByRegion(ctx, bo, keys)
+	if err != nil {
+		return
+	}
+	for _, g := range groups {
+		req := &kvrpcpb.PessimisticRollbackRequest{Context: &kvrpcpb.Context{}, StartVersion: t.StartTS(),
+			ForUpdateTs: ^uint64(0), Keys: g.Keys}
+		_, _ = locate.Send(t.c.sender, bo, g.Location, req, rpc.StoreAPI.KvPessimisticRollback)
+	}
+}
+
+// lockedKeyList returns the txn's pessimistically locked keys.
+func (p *pessimisticState) lockedKeyList() [][]byte {
+	out := make([][]byte, 0, len(p.locked))
+	for k := range p.locked {
+		out = append(out, []byte(k))
+	}
+	return out
+}
