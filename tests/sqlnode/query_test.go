@@ -204,9 +204,11 @@ func TestQueryDML(t *testing.T) {
 	s.want("SELECT u FROM t WHERE u >= 60", "61")
 	s.exec("DELETE FROM t WHERE u = 61")
 
-	// Write conflict between two explicit transactions: 1213 / SQLSTATE
-	// 40001, which clients retry.
-	db2 := n.db("")
+	// Write conflict between two explicit optimistic transactions: 1213 /
+	// SQLSTATE 40001, which clients retry. (Pessimistic transactions, the
+	// default, wait instead: see TestPessimisticTransactions.)
+	db = n.db("tidb_txn_mode=%27optimistic%27")
+	db2 := n.db("tidb_txn_mode=%27optimistic%27")
 	c1, _ := db.Begin()
 	c2, _ := db2.Begin()
 	if _, err := c1.Exec("UPDATE d.t SET n = 100 WHERE id = 10"); err != nil {

@@ -57,7 +57,10 @@
 //
 // SELECT ... FOR UPDATE (lock) re-writes each returned row with its
 // current value, putting its key in the write set: a concurrent
-// transaction writing the row conflicts with this one at commit.
+// transaction writing the row conflicts with this one at commit. In a
+// pessimistic transaction (Context.LockOnly) it only collects the rows'
+// keys; the session locks them, as it locks the keys a DML statement
+// staged (StmtTxn.Keys).
 //
 // No locks are taken inside this package; an execution tree is used by
 // one goroutine.

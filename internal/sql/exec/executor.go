@@ -48,6 +48,12 @@ type Context struct {
 	LastInsertID uint64
 	// Chunk is the capacity of the chunks operators allocate.
 	ChunkSize int
+
+	// LockOnly: SELECT ... FOR UPDATE in a pessimistic transaction does
+	// not re-write its rows; it collects their record keys in LockKeys
+	// for the session to lock.
+	LockOnly bool
+	LockKeys []kv.Key
 }
 
 func (c *Context) chunkSize() int {

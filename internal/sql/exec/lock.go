@@ -11,7 +11,9 @@ import (
 
 // lock (SELECT ... FOR UPDATE) re-writes each returned row with its
 // current value, so the row's key is in the write set and a concurrent
-// writer of the row conflicts with this transaction at commit.
+// writer of the row conflicts with this transaction at commit. With
+// Context.LockOnly (pessimistic transactions) it collects the rows' keys
+// in Context.LockKeys instead, for the session to lock.
 type lock struct {
 	base
 	p *planner.Lock
@@ -26,6 +28,10 @@ func (e *lock) Next(ctx context.Context, chk *chunk.Chunk) error {
 	}
 	for i := 0; i < chk.NumRows(); i++ {
 		key := e.p.Table.RecordKey(chk.GetRow(i).GetInt64(e.p.Handle))
+		if e.ectx.LockOnly {
+			e.ectx.LockKeys = append(e.ectx.LockKeys, key)
+			continue
+		}
 		v, err := e.ectx.Txn.Get(ctx, key)
 		if errors.Is(err, kv.ErrNotExist) {
 			continue

@@ -88,6 +88,15 @@ func (s *StmtTxn) BatchGet(ctx context.Context, keys []kv.Key) (map[string][]byt
 	return out, nil
 }
 
+// Keys returns the staged keys, in the order first written.
+func (s *StmtTxn) Keys() []kv.Key {
+	keys := make([]kv.Key, len(s.order))
+	for i, k := range s.order {
+		keys[i] = kv.Key(k)
+	}
+	return keys
+}
+
 // Flush applies the staged writes to the transaction.
 func (s *StmtTxn) Flush() error {
 	for _, k := range s.order {

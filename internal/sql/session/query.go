@@ -61,6 +61,24 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 		return s.runRead(ctx, q, p, c)
 	}
 	var ectx *exec.Context
+	if s.txn != nil && s.txn.IsPessimistic() {
+		err := s.runPessimistic(ctx, s.txn, func(view kv.Transaction, _ uint64) ([]kv.Key, func() error, error) {
+			staged := exec.NewStmtTxn(view)
+			e, ec, err := s.executor(q, p, staged, c)
+			if err != nil {
+				return nil, nil, err
+			}
+			ectx = ec
+			if err := runToEnd(ctx, e); err != nil {
+				return nil, nil, err
+			}
+			return staged.Keys(), staged.Flush, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return s.writeResult(ectx), nil
+	}
 	err := s.runAutocommitRetry(ctx, func(txn *txnclient.Txn) error {
 		// In an explicit transaction the statement's writes are staged,
 		// so that a failing statement leaves none behind.
@@ -83,10 +101,15 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 	if err != nil {
 		return nil, err
 	}
+	return s.writeResult(ectx), nil
+}
+
+// writeResult is the OK result of a write statement that ran in ectx.
+func (s *Session) writeResult(ectx *exec.Context) server.Result {
 	if ectx.LastInsertID != 0 {
 		s.vars.SetLastInsertID(ectx.LastInsertID)
 	}
-	return &okResult{affected: ectx.AffectedRows, lastInsertID: ectx.LastInsertID}, nil
+	return &okResult{affected: ectx.AffectedRows, lastInsertID: ectx.LastInsertID}
 }
 
 func (s *Session) execContext(q *queryCtx, txn kv.Transaction) *exec.Context {
@@ -112,11 +135,27 @@ func runToEnd(ctx context.Context, e exec.Executor) error {
 
 // runRead runs a query and keeps its rows.
 func (s *Session) runRead(ctx context.Context, q *queryCtx, p planner.Plan, c *execCache) (server.Result, error) {
+	if _, isLock := findLock(p); isLock && s.txn != nil && s.txn.IsPessimistic() {
+		// SELECT ... FOR UPDATE: read the latest rows and lock them.
+		var res *queryResult
+		err := s.runPessimistic(ctx, s.txn, func(view kv.Transaction, _ uint64) ([]kv.Key, func() error, error) {
+			r, ectx, err := s.readRows(ctx, q, p, view, c, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			res = r
+			return ectx.LockKeys, func() error { return nil }, nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
 	txn, autocommit, err := s.stmtTxn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.readRows(ctx, q, p, txn, c)
+	res, _, err := s.readRows(ctx, q, p, txn, c, false)
 	if autocommit {
 		if _, isLock := findLock(p); isLock && err == nil {
 			err = txn.Commit(ctx)
@@ -142,11 +181,14 @@ func findLock(p planner.Plan) (*planner.Lock, bool) {
 	return nil, false
 }
 
-func (s *Session) readRows(ctx context.Context, q *queryCtx, p planner.Plan, txn *txnclient.Txn, c *execCache) (*queryResult, error) {
-	e, _, err := s.executor(q, p, txn, c)
+// readRows runs a query in txn and keeps its rows. lockOnly: SELECT ...
+// FOR UPDATE collects the keys to lock in the returned context.
+func (s *Session) readRows(ctx context.Context, q *queryCtx, p planner.Plan, txn kv.Transaction, c *execCache, lockOnly bool) (*queryResult, *exec.Context, error) {
+	e, ectx, err := s.executor(q, p, txn, c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	ectx.LockOnly = lockOnly
 	cols := p.Schema()
 	res := &queryResult{cols: make([]*server.Column, len(cols))}
 	for i, c := range cols {
@@ -155,14 +197,14 @@ func (s *Session) readRows(ctx context.Context, q *queryCtx, p planner.Plan, txn
 	}
 	if err := e.Open(ctx); err != nil {
 		_ = e.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	defer e.Close()
 	bound, total := exec.MaxRows(e), 0
 	for bound < 0 || total < bound {
 		chk := exec.NewChunk(e, 256)
 		if err := e.Next(ctx, chk); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if chk.NumRows() == 0 {
 			break
@@ -170,7 +212,7 @@ func (s *Session) readRows(ctx context.Context, q *queryCtx, p planner.Plan, txn
 		total += chk.NumRows()
 		res.chunks = append(res.chunks, chk)
 	}
-	return res, nil
+	return res, ectx, nil
 }
 
 // queryResult holds a query's rows in chunks.

@@ -101,7 +101,7 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 	case *ast.UseStmt:
 		return &okResult{}, s.UseDB(ctx, st.DBName)
 	case *ast.BeginStmt:
-		return &okResult{}, s.begin(ctx)
+		return &okResult{}, s.begin(ctx, st.Mode)
 	case *ast.CommitStmt:
 		return &okResult{}, s.commit(ctx)
 	case *ast.RollbackStmt:

@@ -17,7 +17,7 @@ func (s *Session) stmtTxn(ctx context.Context) (txn *txnclient.Txn, autocommit b
 		return s.txn, false, nil
 	}
 	if !s.vars.Autocommit() {
-		if err := s.begin(ctx); err != nil {
+		if err := s.begin(ctx, ""); err != nil {
 			return nil, false, err
 		}
 		return s.txn, false, nil

@@ -2,13 +2,16 @@ package session
 
 import (
 	"context"
+	"strings"
 
 	"github.com/strata-db/strata/internal/client/txnclient"
+	"github.com/strata-db/strata/internal/sql/session/sysvar"
 )
 
 // begin opens an explicit transaction, committing an open one first as
-// MySQL does.
-func (s *Session) begin(ctx context.Context) error {
+// MySQL does. mode is "PESSIMISTIC" or "OPTIMISTIC" (BEGIN PESSIMISTIC,
+// TiDB's syntax), or "" for @@tidb_txn_mode.
+func (s *Session) begin(ctx context.Context, mode string) error {
 	if err := s.commit(ctx); err != nil {
 		return err
 	}
@@ -17,6 +20,12 @@ func (s *Session) begin(ctx context.Context) error {
 		return err
 	}
 	s.configureTxn(txn)
+	if mode == "" {
+		mode = s.vars.TxnMode()
+	}
+	if strings.EqualFold(mode, sysvar.TxnModePessimistic) {
+		txn.SetPessimistic()
+	}
 	s.txn = txn
 	return nil
 }
@@ -45,8 +54,9 @@ func (s *Session) rollback() error {
 
 // configureTxn applies the session's transaction variables to a new
 // transaction: tidb_enable_async_commit, tidb_enable_1pc and
-// tidb_guarantee_linearizability. (tidb_txn_mode: only optimistic
-// transactions exist so far; "pessimistic" is accepted with a warning.)
+// tidb_guarantee_linearizability. tidb_txn_mode applies to explicit
+// transactions only (begin): autocommit statements run optimistic and
+// are retried in the server, as TiDB's pessimistic-auto-commit = false.
 func (s *Session) configureTxn(txn *txnclient.Txn) {
 	txn.EnableAsyncCommit(s.vars.AsyncCommit())
 	txn.EnableOnePC(s.vars.OnePC())

@@ -24,10 +24,10 @@ const (
 // TiDB's names and meanings.
 func tidbVars() []SysVar {
 	return []SysVar{
-		// Optimistic is the default: it is the only mode built so far
-		// (DESIGN.md's pessimistic default waits for pessimistic locking).
-		// "pessimistic" is accepted, with a warning, so TiDB scripts run.
-		validated(strVar(ScopeBoth, "tidb_txn_mode", TxnModeOptimistic), validateTxnMode),
+		// Pessimistic is the default, as in TiDB since 3.0.8: explicit
+		// transactions lock what they write and wait instead of failing at
+		// COMMIT. Autocommit statements run optimistic either way.
+		validated(strVar(ScopeBoth, "tidb_txn_mode", TxnModePessimistic), validateTxnMode),
 		boolVar(ScopeBoth, "tidb_enable_async_commit", true),
 		boolVar(ScopeBoth, "tidb_enable_1pc", true),
 		boolVar(ScopeBoth, "tidb_guarantee_linearizability", true),
@@ -64,8 +64,7 @@ func validateTxnMode(v string) (string, []error, error) {
 	case "", TxnModeOptimistic:
 		return TxnModeOptimistic, nil, nil
 	case TxnModePessimistic:
-		return TxnModePessimistic, []error{&Error{Kind: WarnNoEffect, Name: "tidb_txn_mode", Value: v,
-			Detail: "pessimistic transactions are not implemented yet; transactions run optimistic"}}, nil
+		return TxnModePessimistic, nil, nil
 	}
 	return "", nil, errWrongValue("tidb_txn_mode", v)
 }

@@ -54,8 +54,8 @@
 // # Choices
 //
 //   - lower_case_table_names = 2 (TiDB's; MySQL on Linux says 0).
-//   - tidb_txn_mode defaults to optimistic, the only mode built so far;
-//     pessimistic is accepted with a warning.
+//   - tidb_txn_mode defaults to pessimistic (TiDB's default); "" means
+//     optimistic, as in TiDB.
 //   - tidb_enable_clustered_index defaults to INT_ONLY.
 //   - collation defaults to utf8mb4_bin (TiDB's) rather than MySQL 8's
 //     utf8mb4_0900_ai_ci, which is accepted by name.

@@ -1,0 +1,59 @@
+package session
+
+import (
+	"context"
+	"errors"
+
+	"github.com/strata-db/strata/internal/client/txnclient"
+	"github.com/strata-db/strata/internal/kv"
+)
+
+// maxPessimisticRetries bounds how often one statement of a pessimistic
+// transaction is re-run after a write conflict (TiDB's
+// pessimistic-txn.max-retry-count).
+const maxPessimisticRetries = 256
+
+// pessimisticStmt is one execution of a statement in a pessimistic
+// transaction, over the txn as of forUpdateTS; it returns the keys to lock
+// and a function that keeps its writes once they are locked.
+type pessimisticStmt func(view kv.Transaction, forUpdateTS uint64) (keys []kv.Key, keep func() error, err error)
+
+// runPessimistic runs a DML statement or SELECT ... FOR UPDATE of an
+// explicit pessimistic transaction (reference §5.4): it executes at a
+// fresh for_update_ts (a "current read" of the latest committed rows,
+// its writes staged), locks the keys it wrote or selected, and keeps its
+// writes. A write committed on one of those keys after for_update_ts
+// means the statement read stale rows: its staged writes are dropped and
+// it runs again at a newer for_update_ts. A deadlock rolls the whole
+// transaction back (MySQL 1213); a lock wait timeout fails the statement
+// only (1205, innodb_rollback_on_timeout=OFF).
+func (s *Session) runPessimistic(ctx context.Context, txn *txnclient.Txn, run pessimisticStmt) error {
+	for attempt := 0; ; attempt++ {
+		forUpdateTS := txn.ForUpdateTS()
+		if attempt > 0 || txn.LockedKeys() > 0 {
+			// The first statement may read at start_ts: nothing it could
+			// lock has been read at another ts yet.
+			ts, err := txn.NewForUpdateTS(ctx)
+			if err != nil {
+				return err
+			}
+			forUpdateTS = ts
+		}
+		keys, keep, err := run(txn.ForUpdateView(forUpdateTS), forUpdateTS)
+		if err != nil {
+			return err
+		}
+		err = txn.LockKeys(ctx, txnclient.LockOptions{ForUpdateTS: forUpdateTS, Wait: s.vars.LockWaitTimeout()}, keys...)
+		var wc *kv.WriteConflictError
+		switch {
+		case err == nil:
+			return keep()
+		case errors.As(err, &wc) && wc.Reason == kv.ConflictPessimisticRetry && attempt < maxPessimisticRetries:
+			s.d.metrics.retries.Inc()
+			continue
+		case errors.Is(err, kv.ErrDeadlock):
+			_ = s.rollback()
+		}
+		return err
+	}
+}
