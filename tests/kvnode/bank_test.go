@@ -66,17 +66,19 @@ func TestBank(t *testing.T) {
 	node := startKV(t)
 	r := newRig(t, node.addr)
 	modes := []struct {
-		name string
-		opts txnclient.Options
+		name        string
+		opts        txnclient.Options
+		pessimistic bool
 	}{
-		{"2pc", txnclient.Options{}},
-		{"async-commit", txnclient.Options{AsyncCommit: true, GuaranteeLinearizability: true}},
-		{"1pc", txnclient.Options{OnePC: true}},
+		{"2pc", txnclient.Options{}, false},
+		{"async-commit", txnclient.Options{AsyncCommit: true, GuaranteeLinearizability: true}, false},
+		{"1pc", txnclient.Options{OnePC: true}, false},
+		{"pessimistic-1pc", txnclient.Options{OnePC: true}, true},
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
 			c := r.client(m.opts)
-			b := &bank{accounts: 40, initial: 1000}
+			b := &bank{accounts: 40, initial: 1000, pessimistic: m.pessimistic}
 			ctx := context.Background()
 			// Each mode uses fresh balances: load overwrites them.
 			if err := b.load(ctx, c); err != nil {
@@ -88,6 +90,9 @@ func TestBank(t *testing.T) {
 			cancel()
 			if err := c.Close(); err != nil {
 				t.Fatal(err)
+			}
+			if m.pessimistic && b.nFailed.Load() != 0 {
+				t.Errorf("%d pessimistic transfers failed; locking both accounts at once never conflicts", b.nFailed.Load())
 			}
 			if b.nAcked.Load() == 0 || b.nReads.Load() == 0 {
 				t.Fatalf("workload did nothing: %d transfers, %d reads", b.nAcked.Load(), b.nReads.Load())

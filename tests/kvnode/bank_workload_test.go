@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/strata-db/strata/internal/client/txnclient"
 	"github.com/strata-db/strata/internal/kv"
@@ -22,6 +23,8 @@ import (
 type bank struct {
 	accounts int
 	initial  int
+	// pessimistic transfers lock their accounts before reading them.
+	pessimistic bool
 
 	acked   sync.Map // log key -> transfer, for every acknowledged commit
 	nAcked  atomic.Int64
@@ -79,7 +82,12 @@ func (b *bank) transfer(ctx context.Context, c *txnclient.Client, rng *rand.Rand
 	if err != nil {
 		return err
 	}
-	vals, err := txn.BatchGet(ctx, []kv.Key{acctKey(from), acctKey(to)})
+	var vals map[string][]byte
+	if b.pessimistic {
+		vals, err = lockAndReadBalances(ctx, txn, acctKey(from), acctKey(to))
+	} else {
+		vals, err = txn.BatchGet(ctx, []kv.Key{acctKey(from), acctKey(to)})
+	}
 	if err != nil {
 		txn.Rollback()
 		return err
@@ -103,6 +111,29 @@ func (b *bank) transfer(ctx context.Context, c *txnclient.Client, rng *rand.Rand
 		close(ch)
 	}
 	return nil
+}
+
+// lockAndReadBalances is a pessimistic transfer's first statement: lock
+// both accounts at a fresh for_update_ts and read them there, again at a
+// newer one when a write landed after it (as the SQL layer re-runs a
+// statement).
+func lockAndReadBalances(ctx context.Context, txn *txnclient.Txn, keys ...kv.Key) (map[string][]byte, error) {
+	txn.SetPessimistic()
+	for {
+		ts, err := txn.NewForUpdateTS(ctx)
+		if err != nil {
+			return nil, err
+		}
+		err = txn.LockKeys(ctx, txnclient.LockOptions{ForUpdateTS: ts, Wait: 20 * time.Second}, keys...)
+		var wc *kv.WriteConflictError
+		if errors.As(err, &wc) && wc.Reason == kv.ConflictPessimisticRetry {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return txn.ForUpdateView(ts).BatchGet(ctx, keys)
+	}
 }
 
 // sum reads every balance in one snapshot and returns the total and the
@@ -136,7 +167,7 @@ func (b *bank) sum(ctx context.Context, c *txnclient.Client) (total, n int, err 
 // isExpectedFailure tells the errors a transfer may end with under
 // contention (and, with faults, while the node is down) from bugs.
 func isExpectedFailure(err error, faults bool) bool {
-	if errors.Is(err, kv.ErrWriteConflict) {
+	if errors.Is(err, kv.ErrWriteConflict) || errors.Is(err, kv.ErrDeadlock) {
 		return true
 	}
 	if !faults {

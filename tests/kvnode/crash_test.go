@@ -13,11 +13,24 @@ import (
 // acknowledged transfer must be there, every snapshot must sum to the
 // total, and the orphan locks of transactions cut short must be resolved
 // by the next readers.
+// Optimistic transfers, and pessimistic ones whose locks are written
+// without an fsync (a lost lock must abort its transfer, never let it
+// commit over a newer write).
 func TestBankSurvivesKill9(t *testing.T) {
+	for _, pessimistic := range []bool{false, true} {
+		name := "optimistic"
+		if pessimistic {
+			name = "pessimistic"
+		}
+		t.Run(name, func(t *testing.T) { bankSurvivesKill9(t, pessimistic) })
+	}
+}
+
+func bankSurvivesKill9(t *testing.T, pessimistic bool) {
 	node := startKV(t)
 	r := newRig(t, node.addr)
 	c := r.client(txnclient.Options{AsyncCommit: true, OnePC: true, GuaranteeLinearizability: true})
-	b := &bank{accounts: 40, initial: 1000}
+	b := &bank{accounts: 40, initial: 1000, pessimistic: pessimistic}
 	ctx := context.Background()
 	if err := b.load(ctx, c); err != nil {
 		t.Fatal(err)

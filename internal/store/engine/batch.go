@@ -22,6 +22,10 @@ type Op struct {
 type Batch struct {
 	ops  []Op
 	size int
+	// NoSync: losing this batch in a crash is safe (pessimistic locks:
+	// a lost one aborts its transaction at prewrite), so Write need not
+	// wait for the fsync even when the engine syncs.
+	NoSync bool
 }
 
 // Put appends a put of key=value.
@@ -59,4 +63,5 @@ func (b *Batch) Reset() {
 	clear(b.ops)
 	b.ops = b.ops[:0]
 	b.size = 0
+	b.NoSync = false
 }

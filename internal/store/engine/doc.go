@@ -11,7 +11,9 @@
 //   - Write is atomic: a Snapshot sees all of a Batch or none of it.
 //   - With Options.Sync, Write returns only after the batch is in the WAL
 //     and fsynced; concurrent synced Writes share one fsync (Pebble's commit
-//     pipeline groups them).
+//     pipeline groups them). A Batch marked NoSync (its loss in a crash is
+//     harmless) does not wait for an fsync; a later synced Write makes it
+//     durable too, as the WAL is ordered.
 //   - Slices returned by Snapshot.Get are owned by the caller; Iterator
 //     Key/Value are valid only until the next move.
 //

@@ -96,6 +96,9 @@ func (p *Pebble) Write(ctx context.Context, b *Batch) error {
 			return err
 		}
 	}
+	if b.NoSync {
+		return pb.Commit(pebble.NoSync)
+	}
 	return pb.Commit(p.wo)
 }
 
