@@ -30,6 +30,13 @@ func TestConnectAndVariables(t *testing.T) {
 			t.Errorf("%s: %v", q, err)
 		}
 	}
+	// USER() is the login (user@client host); CURRENT_USER() the account
+	// it matched, with the account's host pattern.
+	var user, current string
+	if err := db.QueryRow("SELECT USER(), CURRENT_USER()").Scan(&user, &current); err != nil ||
+		user != "root@127.0.0.1" || current != "root@%" {
+		t.Errorf("USER(), CURRENT_USER() = %q, %q (%v); want root@127.0.0.1, root@%%", user, current, err)
+	}
 	if err := db.QueryRow("SELECT @@transaction_isolation").Scan(&v); err != nil || v != "REPEATABLE-READ" {
 		t.Errorf("isolation %q %v", v, err)
 	}

@@ -71,6 +71,7 @@ func (c *testCtx) GetUserVar(string) (types.Datum, bool)  { return types.Datum{}
 func (c *testCtx) CurrentDB() string                      { return c.db }
 func (c *testCtx) User() string                           { return "root@%" }
 func (c *testCtx) ConnectionID() uint64                   { return 1 }
+func (c *testCtx) CurrentUser() string                    { return "root@%" }
 func (c *testCtx) LastInsertID() uint64                   { return 0 }
 func (c *testCtx) AppendWarning(error)                    {}
 func (c *testCtx) Param(i int) types.Datum {

@@ -29,8 +29,11 @@ type EvalContext interface {
 	GetUserVar(name string) (types.Datum, bool)
 	// CurrentDB returns the default database ("" when none).
 	CurrentDB() string
-	// User returns the authenticated account as 'user@host'.
+	// User returns the client's login as 'user@host' (USER()).
 	User() string
+	// CurrentUser returns the account the login matched, as 'user@host'
+	// with the account's host pattern (CURRENT_USER(): root@%).
+	CurrentUser() string
 	// ConnectionID returns the connection's id.
 	ConnectionID() uint64
 	// LastInsertID returns LAST_INSERT_ID().

@@ -38,8 +38,10 @@ func (f *ctxFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types
 			return types.NewNullDatum(), nil
 		}
 		return types.NewStringDatum(db), nil
-	case "user", "current_user":
+	case "user":
 		return types.NewStringDatum(ctx.User()), nil
+	case "current_user":
+		return types.NewStringDatum(ctx.CurrentUser()), nil
 	case "version":
 		return types.NewStringDatum(Version), nil
 	case "connection_id":

@@ -79,6 +79,10 @@ func (c *SimpleContext) User() string { return c.UserName }
 // ConnectionID implements EvalContext.
 func (c *SimpleContext) ConnectionID() uint64 { return c.ConnID }
 
+// CurrentUser implements EvalContext: the login, as no account matching
+// happens here.
+func (c *SimpleContext) CurrentUser() string { return c.UserName }
+
 // LastInsertID implements EvalContext.
 func (c *SimpleContext) LastInsertID() uint64 { return c.LastID }
 

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -30,8 +31,14 @@ func (q *queryCtx) Now() time.Time                  { return q.now }
 func (q *queryCtx) CurrentDB() string               { return q.s.db }
 func (q *queryCtx) User() string                    { return q.s.conn.User + "@" + q.s.conn.Host }
 func (q *queryCtx) ConnectionID() uint64            { return uint64(q.s.conn.ID) }
-func (q *queryCtx) LastInsertID() uint64            { return q.s.vars.LastInsertID() }
-func (q *queryCtx) AppendWarning(err error)         { q.s.warnings = append(q.s.warnings, err) }
+
+// CurrentUser is the account the login matched (CURRENT_USER()).
+func (q *queryCtx) CurrentUser() string {
+	a := q.s.account(context.Background())
+	return a.User + "@" + a.Host
+}
+func (q *queryCtx) LastInsertID() uint64    { return q.s.vars.LastInsertID() }
+func (q *queryCtx) AppendWarning(err error) { q.s.warnings = append(q.s.warnings, err) }
 
 func (q *queryCtx) Param(i int) types.Datum {
 	if i < 0 || i >= len(q.params) {
