@@ -94,6 +94,7 @@ func TestMain(m *testing.M) {
 		_ = bench.eng.Close()
 		_ = os.RemoveAll(bench.dir)
 	}
+	closeVersionsEngine()
 	os.Exit(code)
 }
 

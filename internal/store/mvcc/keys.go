@@ -1,6 +1,7 @@
 package mvcc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 
@@ -85,6 +86,12 @@ func DecodeVersionedKey(ek []byte) (prefix byte, key []byte, ts uint64, err erro
 // versionTS returns the timestamp suffix of a versioned engine key.
 func versionTS(ek []byte) uint64 {
 	return ^binary.BigEndian.Uint64(ek[len(ek)-tsLen:])
+}
+
+// hasVersionPrefix reports whether versioned engine key ek is a version of
+// the user key whose encoded prefix (space byte + memcomparable key) is p.
+func hasVersionPrefix(ek, p []byte) bool {
+	return len(ek) == len(p)+tsLen && bytes.HasPrefix(ek, p)
 }
 
 // userKeyPrefixLen returns the length of prefix byte + encoded user key of a

@@ -2,6 +2,7 @@ package mvcc
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 
 	"github.com/strata-db/strata/internal/kv"
@@ -41,6 +42,7 @@ type Reader struct {
 
 	writeIter engine.Iterator
 	keyBuf    []byte // lock / seek key scratch
+	valBuf    []byte // short value scratch of a reverse scan
 	lockUpper []byte // upper bound of a lock lookup
 	lowerBuf  []byte
 	upperBuf  []byte
@@ -157,33 +159,87 @@ func (r *Reader) dataValue(key []byte, startTS uint64) ([]byte, bool, error) {
 
 // visibleValue finds, on an iterator over the write space that includes
 // key's versions, the newest Put/Delete of key with commit_ts <= ts,
-// skipping Lock and Rollback records and applying the gc_fence rule.
+// skipping Lock and Rollback records and applying the gc_fence rule. Its
+// one seek lands on the newest record at or below ts, so the versions
+// newer than ts cost nothing: an old read ts is as cheap as the newest.
 func (r *Reader) visibleValue(it engine.Iterator, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
 	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
 	it.SeekGE(r.keyBuf)
 	return r.versionsFrom(it, key, ts, keyOnly)
 }
 
-// nearSteps bounds the Next calls a forward scan tries before it seeks.
-const nearSteps = 4
+// seekBound is how many Next (Prev) calls a scan spends stepping over
+// versions it does not need before it seeks past them instead (TiKV's
+// SEEK_BOUND). A key rarely has more versions than this, and stepping is
+// several times cheaper than a seek; a hot key with hundreds of versions
+// costs seekBound steps and one seek instead of a walk over all of them.
+const seekBound = 4
 
-// visibleValueNear is visibleValue for an iterator already on one of
-// key's versions (a forward scan): it steps over the few versions newer
-// than ts instead of seeking, the common case being none.
-func (r *Reader) visibleValueNear(it engine.Iterator, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
-	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
-	prefix := r.keyBuf[:len(r.keyBuf)-tsLen]
-	for i := 0; i < nearSteps && it.Valid(); i++ {
-		ek := it.Key()
-		if len(ek) != len(r.keyBuf) || !bytes.HasPrefix(ek, prefix) {
-			break
+// visibleValueNear is visibleValue for a forward scan, whose iterator is on
+// the newest version of the key whose encoded write prefix is prefix. It
+// steps over up to seekBound versions newer than ts, then seeks to key@ts.
+// It leaves the iterator at or after key's visible version, possibly on
+// the next key.
+func (r *Reader) visibleValueNear(it engine.Iterator, prefix, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
+	r.keyBuf = binary.BigEndian.AppendUint64(append(r.keyBuf[:0], prefix...), ^ts)
+	for i := 0; ; i++ {
+		if !it.Valid() || !hasVersionPrefix(it.Key(), prefix) {
+			return nil, false, it.Error() // every version is newer than ts
 		}
-		if bytes.Compare(ek, r.keyBuf) >= 0 { // commit_ts <= ts: versions sort newest first
+		if bytes.Compare(it.Key(), r.keyBuf) >= 0 { // commit_ts <= ts: versions sort newest first
+			return r.versionsFrom(it, key, ts, keyOnly)
+		}
+		if i == seekBound {
+			it.SeekGE(r.keyBuf)
 			return r.versionsFrom(it, key, ts, keyOnly)
 		}
 		it.Next()
 	}
-	return r.visibleValue(it, key, ts, keyOnly)
+}
+
+// visibleValueBack is visibleValue for a reverse scan, whose iterator is on
+// the oldest version of the key whose encoded write prefix is prefix. It
+// steps back over the versions with commit_ts <= ts, remembering the newest
+// Put or Delete; after seekBound of them it seeks to key@ts and reads
+// forward instead. It leaves the iterator on a version of key (one newer
+// than ts, or the visible one after a seek) or before key (on the previous
+// key, or exhausted), never after it.
+func (r *Reader) visibleValueBack(it engine.Iterator, prefix, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
+	var w, last Write
+	seen := false
+	for i := 0; it.Valid(); i++ {
+		ek := it.Key()
+		if !hasVersionPrefix(ek, prefix) || versionTS(ek) > ts {
+			break
+		}
+		if i == seekBound {
+			r.keyBuf = binary.BigEndian.AppendUint64(append(r.keyBuf[:0], prefix...), ^ts)
+			it.SeekGE(r.keyBuf)
+			v, found, err := r.versionsFrom(it, key, ts, keyOnly)
+			if err == nil && (!it.Valid() || !hasVersionPrefix(it.Key(), prefix)) {
+				// No Put or Delete at or below ts: versionsFrom walked
+				// forward off key, past where the scan has been.
+				it.SeekLT(prefix)
+				err = it.Error()
+			}
+			return v, found, err
+		}
+		w = Write{}
+		if err := decodeWriteInto(&w, it.Value()); err != nil {
+			return nil, false, err
+		}
+		if w.Type == WriteTypePut || w.Type == WriteTypeDelete {
+			// The value aliases iterator memory: keep a copy.
+			r.valBuf = append(r.valBuf[:0], w.ShortValue...)
+			last, seen = w, true
+			last.ShortValue = r.valBuf
+		}
+		it.Prev()
+	}
+	if err := it.Error(); err != nil || !seen {
+		return nil, false, err
+	}
+	return r.writeValue(&last, key, ts, keyOnly)
 }
 
 // versionsFrom walks key's write records from the iterator's position (at
@@ -201,23 +257,28 @@ func (r *Reader) versionsFrom(it engine.Iterator, key []byte, ts uint64, keyOnly
 		if err := decodeWriteInto(&w, it.Value()); err != nil {
 			return nil, false, err
 		}
-		switch w.Type {
-		case WriteTypePut:
-			if w.GCFence != 0 && w.GCFence <= ts {
-				return nil, false, nil
-			}
-			if keyOnly {
-				return nil, true, nil
-			}
-			if w.HasValue {
-				return bytes.Clone(w.ShortValue), true, nil
-			}
-			return r.dataValue(key, w.StartTS)
-		case WriteTypeDelete:
-			return nil, false, nil
+		if w.Type == WriteTypePut || w.Type == WriteTypeDelete {
+			return r.writeValue(&w, key, ts, keyOnly)
 		}
 	}
 	return nil, false, it.Error()
+}
+
+// writeValue returns the value that key's Put or Delete record w, the
+// newest at or below ts, makes visible at ts; a Put whose gc_fence is at
+// or below ts hides its value.
+func (r *Reader) writeValue(w *Write, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
+	switch {
+	case w.Type == WriteTypeDelete:
+		return nil, false, nil
+	case w.GCFence != 0 && w.GCFence <= ts:
+		return nil, false, nil
+	case keyOnly:
+		return nil, true, nil
+	case w.HasValue:
+		return bytes.Clone(w.ShortValue), true, nil
+	}
+	return r.dataValue(key, w.StartTS)
 }
 
 // missingDataError reports a Put whose long value is absent: corruption.

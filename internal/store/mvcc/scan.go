@@ -56,6 +56,8 @@ type scanner struct {
 
 	wOK, lOK bool
 	wKey     []byte // user key under wit, decoded
+	wPrefix  []byte // 'w' + memcomparable(wKey): its versions' common prefix
+	seekBuf  []byte
 }
 
 func (s *scanner) run(limit int) ([]Pair, error) {
@@ -118,7 +120,7 @@ func (s *scanner) run(limit int) ([]Pair, error) {
 					out = append(out, Pair{Key: key, Err: &kv.LockedError{Lock: l.Info(key)}})
 				}
 				if hasWrite {
-					s.skipKey(key)
+					s.skipKey()
 				}
 				continue
 			}
@@ -126,18 +128,20 @@ func (s *scanner) run(limit int) ([]Pair, error) {
 		if !hasWrite {
 			continue
 		}
-		visible := s.r.visibleValue
-		if !s.reverse {
-			visible = s.r.visibleValueNear // the iterator is on key's newest version
+		// The iterator is on key's first version in scan order: the newest
+		// forward, the oldest reversed.
+		visible := s.r.visibleValueNear
+		if s.reverse {
+			visible = s.r.visibleValueBack
 		}
-		v, found, err := visible(s.wit, key, s.ts, s.o.KeyOnly)
+		v, found, err := visible(s.wit, s.wPrefix, key, s.ts, s.o.KeyOnly)
 		if err != nil {
 			return nil, err
 		}
 		if found {
 			out = append(out, Pair{Key: key, Value: v})
 		}
-		s.skipKey(key)
+		s.skipKey()
 	}
 	if err := s.wit.Error(); err != nil {
 		return nil, err
@@ -155,9 +159,14 @@ func (s *scanner) decodeWKey() error {
 		s.wKey = nil
 		return nil
 	}
-	_, k, _, err := DecodeVersionedKey(s.wit.Key())
+	ek := s.wit.Key()
+	_, k, _, err := DecodeVersionedKey(ek)
+	if err != nil {
+		return err
+	}
 	s.wKey = k
-	return err
+	s.wPrefix = append(s.wPrefix[:0], ek[:userKeyPrefixLen(ek)]...)
+	return nil
 }
 
 func (s *scanner) moveLock() {
@@ -168,30 +177,37 @@ func (s *scanner) moveLock() {
 	}
 }
 
-// skipKey positions the write iterator on the next user key after key.
-// Forward, it first steps over the few remaining versions of key (usually
-// none or one) and seeks only if there are more.
-func (s *scanner) skipKey(key []byte) {
-	p := appendWritePrefix(nil, key)
-	if s.reverse {
-		s.wOK = s.wit.SeekLT(p)
-		return
-	}
+// skipKey positions the write iterator on the next user key (in scan
+// order) after the one whose versions start with s.wPrefix, from anywhere
+// among those versions or already past them. It steps over up to
+// seekBound of them, then seeks past the rest: usually there are none or
+// one left, but a hot key may have hundreds.
+func (s *scanner) skipKey() {
+	p := s.wPrefix
 	s.wOK = s.wit.Valid()
-	for i := 0; i < nearSteps && s.wOK; i++ {
-		if ek := s.wit.Key(); len(ek) != len(p)+tsLen || !bytes.HasPrefix(ek, p) {
+	for i := 0; s.wOK; i++ {
+		if !hasVersionPrefix(s.wit.Key(), p) {
 			return // on the next key already
 		}
-		s.wOK = s.wit.Next()
+		if i == seekBound {
+			break
+		}
+		if s.reverse {
+			s.wOK = s.wit.Prev()
+		} else {
+			s.wOK = s.wit.Next()
+		}
 	}
 	if !s.wOK {
 		return
 	}
-	if ek := s.wit.Key(); len(ek) != len(p)+tsLen || !bytes.HasPrefix(ek, p) {
+	if s.reverse {
+		s.wOK = s.wit.SeekLT(p)
 		return
 	}
-	p[len(p)-1]++
-	s.wOK = s.wit.SeekGE(p)
+	s.seekBuf = append(s.seekBuf[:0], p...)
+	s.seekBuf[len(s.seekBuf)-1]++ // the final marker is < 0xFF: no carry
+	s.wOK = s.wit.SeekGE(s.seekBuf)
 }
 
 // cloneLock copies the parts of a decoded lock that alias iterator memory.
