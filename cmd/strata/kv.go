@@ -13,6 +13,7 @@ import (
 	"github.com/strata-db/strata/internal/config"
 	"github.com/strata-db/strata/internal/status"
 	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/mvcc"
 	"github.com/strata-db/strata/internal/store/server"
 	"github.com/strata-db/strata/internal/store/txn"
 )
@@ -56,9 +57,9 @@ func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(add
 	if file == nil {
 		file = config.Default()
 	}
-	eng, err := engine.Open(cfg.dataDir, engine.Options{
+	eng, err := engine.Open(cfg.dataDir, mvcc.WithKeySplit(engine.Options{
 		Sync: file.Raftstore.SyncLog, CacheSize: blockCacheSize(file), Logger: pebbleLogger{log},
-	})
+	}))
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/strata-db/strata/internal/sql/session/sysvar"
 	"github.com/strata-db/strata/internal/status"
 	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/mvcc"
 	storeserver "github.com/strata-db/strata/internal/store/server"
 	"github.com/strata-db/strata/internal/store/txn"
 )
@@ -50,9 +51,9 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 			return err
 		}
 	}
-	eng, err := engine.Open(filepath.Join(dataDir, "kv"), engine.Options{
+	eng, err := engine.Open(filepath.Join(dataDir, "kv"), mvcc.WithKeySplit(engine.Options{
 		Sync: cfg.Raftstore.SyncLog, CacheSize: blockCacheSize(cfg), Logger: pebbleLogger{log},
-	})
+	}))
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)
 	}

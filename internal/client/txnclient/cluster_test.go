@@ -12,6 +12,7 @@ import (
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/mvcc"
 	"github.com/strata-db/strata/internal/store/server"
 	"github.com/strata-db/strata/internal/store/txn"
 )
@@ -59,7 +60,7 @@ type cluster struct {
 
 func newCluster(t testing.TB) *cluster {
 	t.Helper()
-	eng, err := engine.Open("", engine.Options{FS: vfs.NewMem()})
+	eng, err := engine.Open("", mvcc.WithKeySplit(engine.Options{FS: vfs.NewMem()}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,21 @@ type Iterator interface {
 	Close() error
 }
 
+// PrefixSeeker is implemented by the iterators of a Snapshot whose
+// PrefixSeeks is true: SeekPrefixGE positions at the first key >= key
+// that has key's prefix (Options.Split), skipping every sstable whose
+// bloom filter rules that prefix out, and iteration stops at the prefix's
+// end.
+type PrefixSeeker interface {
+	SeekPrefixGE(key []byte) bool
+}
+
+// PrefixSnapshot is implemented by snapshots that can tell whether their
+// iterators seek by prefix (the engine was opened with a Split).
+type PrefixSnapshot interface {
+	PrefixSeeks() bool
+}
+
 // BoundsSetter is implemented by iterators that can be re-bounded and
 // reused (Pebble's can). Callers check for it with a type assertion and
 // fall back to a new iterator otherwise.

@@ -20,12 +20,20 @@ type Options struct {
 	// Logger receives Pebble's log messages; nil means Pebble's default
 	// (stderr).
 	Logger pebble.Logger
+	// Split, when set, splits a key into a prefix and a version suffix
+	// (Pebble's Comparer.Split, with its ordering rules): bloom filters are
+	// built on prefixes, and iterators offer SeekPrefixGE. The ordering
+	// stays bytewise. ComparerName names the rule: a database opens only
+	// with the comparer name it was created with.
+	Split        func(key []byte) int
+	ComparerName string
 }
 
 // Pebble is an Engine over a Pebble v2 database.
 type Pebble struct {
-	db *pebble.DB
-	wo *pebble.WriteOptions
+	db          *pebble.DB
+	wo          *pebble.WriteOptions
+	prefixSeeks bool
 }
 
 var _ Engine = (*Pebble)(nil)
@@ -50,11 +58,17 @@ func Open(dir string, o Options) (*Pebble, error) {
 	for i := range opts.Levels {
 		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
+	if o.Split != nil {
+		if o.ComparerName == "" {
+			return nil, errors.New("engine: a Split needs a ComparerName")
+		}
+		opts.Comparer = splitComparer(o.Split, o.ComparerName)
+	}
 	db, err := pebble.Open(dir, opts)
 	if err != nil {
 		return nil, err
 	}
-	p := &Pebble{db: db, wo: pebble.NoSync}
+	p := &Pebble{db: db, wo: pebble.NoSync, prefixSeeks: o.Split != nil}
 	if o.Sync {
 		p.wo = pebble.Sync
 	}
@@ -69,7 +83,19 @@ func (p *Pebble) Snapshot(ctx context.Context) (Snapshot, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return &pebbleSnapshot{s: p.db.NewSnapshot()}, nil
+	return &pebbleSnapshot{s: p.db.NewSnapshot(), prefixSeeks: p.prefixSeeks}, nil
+}
+
+// splitComparer is Pebble's bytewise comparer with split as its Split.
+// Separator and Successor return their input unchanged: a shortened
+// index key could end mid-version, where split would cut it wrongly.
+func splitComparer(split func([]byte) int, name string) *pebble.Comparer {
+	c := *pebble.DefaultComparer
+	c.Split = split
+	c.Name = name
+	c.Separator = func(dst, a, _ []byte) []byte { return append(dst, a...) }
+	c.Successor = func(dst, a []byte) []byte { return append(dst, a...) }
+	return &c
 }
 
 // Write implements Engine. Safe for concurrent callers.
@@ -105,7 +131,13 @@ func (p *Pebble) Write(ctx context.Context, b *Batch) error {
 // Close implements Engine.
 func (p *Pebble) Close() error { return p.db.Close() }
 
-type pebbleSnapshot struct{ s *pebble.Snapshot }
+type pebbleSnapshot struct {
+	s           *pebble.Snapshot
+	prefixSeeks bool
+}
+
+// PrefixSeeks implements PrefixSnapshot.
+func (s *pebbleSnapshot) PrefixSeeks() bool { return s.prefixSeeks }
 
 func (s *pebbleSnapshot) Get(key []byte) ([]byte, error) {
 	v, closer, err := s.s.Get(key)

@@ -42,7 +42,7 @@ func benchEngine(b *testing.B) *engine.Pebble {
 		if bench.err != nil {
 			return
 		}
-		bench.eng, bench.err = engine.Open(bench.dir, engine.Options{Sync: true, Logger: quietLogger{}, CacheSize: 256 << 20})
+		bench.eng, bench.err = engine.Open(bench.dir, WithKeySplit(engine.Options{Sync: true, Logger: quietLogger{}, CacheSize: 256 << 20}))
 		if bench.err != nil {
 			return
 		}

@@ -45,7 +45,7 @@ type harness struct {
 }
 
 func newHarness(t testing.TB) *harness {
-	e, err := engine.Open("db", engine.Options{FS: vfs.NewMem(), CacheSize: 1 << 20, Logger: quietLogger{}})
+	e, err := engine.Open("db", WithKeySplit(engine.Options{FS: vfs.NewMem(), CacheSize: 1 << 20, Logger: quietLogger{}}))
 	if err != nil {
 		t.Fatal(err)
 	}

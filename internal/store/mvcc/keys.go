@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"github.com/strata-db/strata/internal/codec"
+	"github.com/strata-db/strata/internal/store/engine"
 )
 
 // Key-space prefixes inside the engine; they emulate TiKV's column families.
@@ -19,6 +20,23 @@ const tsLen = 8
 
 // errBadKey reports an engine key that does not decode.
 var errBadKey = errors.New("mvcc: malformed engine key")
+
+// EngineComparerName names the engine key order with EngineKeySplit: a
+// database created with it opens only with it.
+const EngineComparerName = "strata.mvcc.v1"
+
+// EngineKeySplit is the engine's Split (engine.Options.Split): a write or
+// data key's prefix is everything but its 8-byte version, so bloom filters
+// answer "has this user key any version here?"; other keys (locks) are
+// their own prefix. The memcomparable encoding of the user key makes the
+// prefixes prefix-free, so bytewise order is prefix order, then version
+// order, as Pebble requires.
+func EngineKeySplit(k []byte) int {
+	if len(k) > tsLen && (k[0] == prefixWrite || k[0] == prefixData) {
+		return len(k) - tsLen
+	}
+	return len(k)
+}
 
 // LockKey returns the engine key of key's lock: 'l' + key.
 func LockKey(key []byte) []byte {
@@ -110,4 +128,11 @@ func encodedRangeBound(prefix byte, k []byte, upper bool) []byte {
 		return []byte{prefix}
 	}
 	return codec.EncodeBytes([]byte{prefix}, k)
+}
+
+// WithKeySplit returns o with the engine's key split set: the options every
+// engine under this package's key layout is opened with.
+func WithKeySplit(o engine.Options) engine.Options {
+	o.Split, o.ComparerName = EngineKeySplit, EngineComparerName
+	return o
 }

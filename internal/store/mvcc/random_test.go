@@ -42,7 +42,7 @@ type randomChecker struct {
 func TestRandomAgainstModel(t *testing.T) {
 	for seed := int64(1); seed <= 5; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
-			e, err := engine.Open("db", engine.Options{FS: vfs.NewMem(), CacheSize: 1 << 20, Logger: quietLogger{}})
+			e, err := engine.Open("db", WithKeySplit(engine.Options{FS: vfs.NewMem(), CacheSize: 1 << 20, Logger: quietLogger{}}))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -46,10 +46,38 @@ type Reader struct {
 	lockUpper []byte // upper bound of a lock lookup
 	lowerBuf  []byte
 	upperBuf  []byte
+
+	// mayBeLocked, when set, tells keys that certainly have no lock in
+	// the snapshot: LoadLock answers nil for them without a lookup.
+	mayBeLocked func(key []byte) bool
+	// prefixSeeks: the engine splits keys with EngineKeySplit, so point
+	// lookups seek by prefix and skip sstables by bloom filter.
+	prefixSeeks bool
 }
 
 // NewReader returns a Reader over snap.
-func NewReader(snap engine.Snapshot) *Reader { return &Reader{snap: snap} }
+func NewReader(snap engine.Snapshot) *Reader {
+	ps, ok := snap.(engine.PrefixSnapshot)
+	return &Reader{snap: snap, prefixSeeks: ok && ps.PrefixSeeks()}
+}
+
+// seekPoint positions it at the first key >= ek among the keys with ek's
+// prefix (EngineKeySplit): by prefix when the engine allows, which lets
+// bloom filters skip the sstables without that user key.
+func (r *Reader) seekPoint(it engine.Iterator, ek []byte) bool {
+	if r.prefixSeeks {
+		if ps, ok := it.(engine.PrefixSeeker); ok {
+			return ps.SeekPrefixGE(ek)
+		}
+	}
+	return it.SeekGE(ek)
+}
+
+// SetLockFilter makes LoadLock trust f: a key for which f is false has no
+// lock in the snapshot. The txn layer passes its lock index to commands
+// that hold the latches of every key they load the lock of, so no lock
+// can appear on those keys between the index check and the snapshot.
+func (r *Reader) SetLockFilter(f func(key []byte) bool) { r.mayBeLocked = f }
 
 // Close releases the Reader's iterators.
 func (r *Reader) Close() {
@@ -70,13 +98,16 @@ func (r *Reader) Snapshot() engine.Snapshot { return r.snap }
 // built per call plus the write iterator. It must not be called while a
 // scan holds the iterator (scans read locks through their own iterator).
 func (r *Reader) LoadLock(key []byte) (*Lock, error) {
+	if r.mayBeLocked != nil && !r.mayBeLocked(key) {
+		return nil, nil
+	}
 	r.keyBuf = appendLockKey(r.keyBuf[:0], key)
 	r.lockUpper = append(append(r.lockUpper[:0], r.keyBuf...), 0)
 	it, err := r.iterFor(r.keyBuf, r.lockUpper)
 	if err != nil {
 		return nil, err
 	}
-	if !it.SeekGE(r.keyBuf) {
+	if !r.seekPoint(it, r.keyBuf) {
 		return nil, it.Error()
 	}
 	return DecodeLock(bytes.Clone(it.Value()))
@@ -164,7 +195,7 @@ func (r *Reader) dataValue(key []byte, startTS uint64) ([]byte, bool, error) {
 // newer than ts cost nothing: an old read ts is as cheap as the newest.
 func (r *Reader) visibleValue(it engine.Iterator, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
 	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
-	it.SeekGE(r.keyBuf)
+	r.seekPoint(it, r.keyBuf)
 	return r.versionsFrom(it, key, ts, keyOnly)
 }
 
@@ -325,7 +356,8 @@ func (r *Reader) newestWrite(key []byte) (commitTS uint64, w *Write, err error) 
 	if err != nil {
 		return 0, nil, err
 	}
-	if !it.First() {
+	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ^uint64(0)) // sorts first
+	if !r.seekPoint(it, r.keyBuf) {
 		return 0, nil, it.Error()
 	}
 	rec, err := DecodeWrite(it.Value())

@@ -41,7 +41,7 @@ func versionsEngine(b *testing.B) *engine.Pebble {
 		if vb.err != nil {
 			return
 		}
-		vb.eng, vb.err = engine.Open(vb.dir, engine.Options{Logger: quietLogger{}, CacheSize: 256 << 20})
+		vb.eng, vb.err = engine.Open(vb.dir, WithKeySplit(engine.Options{Logger: quietLogger{}, CacheSize: 256 << 20}))
 		if vb.err != nil {
 			return
 		}

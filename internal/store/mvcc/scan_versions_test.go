@@ -204,7 +204,7 @@ func TestScanManyVersions(t *testing.T) {
 	for seed := int64(1); seed <= 8; seed++ {
 		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
 			rng := rand.New(rand.NewSource(seed))
-			e, err := engine.Open("db", engine.Options{FS: vfs.NewMem(), CacheSize: 1 << 20, Logger: quietLogger{}})
+			e, err := engine.Open("db", WithKeySplit(engine.Options{FS: vfs.NewMem(), CacheSize: 1 << 20, Logger: quietLogger{}}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,7 +310,7 @@ func diffPairs(got, want []Pair) string {
 // reverse scan's seek to key@ts finds no value and must not leave the
 // iterator on the following key.
 func TestScanReverseNoPutBelowTS(t *testing.T) {
-	e, err := engine.Open("db", engine.Options{FS: vfs.NewMem(), CacheSize: 1 << 20, Logger: quietLogger{}})
+	e, err := engine.Open("db", WithKeySplit(engine.Options{FS: vfs.NewMem(), CacheSize: 1 << 20, Logger: quietLogger{}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,13 @@ import (
 
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/mvcc"
 )
 
 // newDiskStorage opens a synced on-disk engine, as `strata kv` does, with
 // n keys committed by 1PC in batches.
 func newDiskStorage(b *testing.B, n int) *Storage {
-	p, err := engine.Open(b.TempDir(), engine.Options{Sync: true})
+	p, err := engine.Open(b.TempDir(), mvcc.WithKeySplit(engine.Options{Sync: true}))
 	if err != nil {
 		b.Fatal(err)
 	}

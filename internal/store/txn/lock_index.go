@@ -31,6 +31,11 @@ import (
 //     raised max_ts before the prewrite computed min_commit_ts. Either
 //     way the lock cannot hide a version the reader should see.
 //
+// Write commands trust the set too (mvcc.Reader.SetLockFilter): they hold
+// the latches of every key whose lock they load, and the write that last
+// changed such a key's lock updated the set before its latches went, so
+// under the latches the set is exact for those keys.
+//
 // When the set cannot be loaded at start the index is off and every read
 // loads locks from the engine.
 type lockIndex struct {

@@ -8,6 +8,7 @@ import (
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/mvcc"
 )
 
 // TestLockIndex: point reads that skip the lock lookup for keys the index
@@ -15,7 +16,7 @@ import (
 // one found by a Storage opened later over the same engine (a restart),
 // and none after the commit.
 func TestLockIndex(t *testing.T) {
-	p, err := engine.Open("", engine.Options{FS: vfs.NewMem()})
+	p, err := engine.Open("", mvcc.WithKeySplit(engine.Options{FS: vfs.NewMem()}))
 	if err != nil {
 		t.Fatal(err)
 	}

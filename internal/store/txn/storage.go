@@ -120,6 +120,11 @@ func (s *Storage) writeLatched(ctx context.Context, startTS uint64, body command
 	defer snap.Close()
 	r := mvcc.NewReader(snap)
 	defer r.Close()
+	// The command holds the latches of every key it reads the lock of: a
+	// key the index does not list has no lock in snap (see lockIndex).
+	if s.locks.known() {
+		r.SetLockFilter(s.locks.mayBeLocked)
+	}
 	g := s.cm.NewKeyGuard()
 	defer g.Release() // after the engine write: deferred calls run in reverse
 	t := mvcc.NewTxn(startTS)

@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/pebble/v2/vfs"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/mvcc"
 )
 
 // hookEngine wraps an engine: it counts writes and, when blockWrites is
@@ -33,7 +34,7 @@ func (e *hookEngine) Write(ctx context.Context, b *engine.Batch) error {
 
 func newTestStorage(t testing.TB, o Options) (*Storage, *hookEngine) {
 	t.Helper()
-	p, err := engine.Open("", engine.Options{FS: vfs.NewMem()})
+	p, err := engine.Open("", mvcc.WithKeySplit(engine.Options{FS: vfs.NewMem()}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/pd/tso"
 	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/mvcc"
 	"github.com/strata-db/strata/internal/store/server"
 	"github.com/strata-db/strata/internal/store/txn"
 )
@@ -36,7 +37,7 @@ type Cluster struct {
 // Start starts a cluster that t's cleanup stops.
 func Start(t testing.TB, opts txnclient.Options) *Cluster {
 	t.Helper()
-	eng, err := engine.Open("", engine.Options{FS: vfs.NewMem()})
+	eng, err := engine.Open("", mvcc.WithKeySplit(engine.Options{FS: vfs.NewMem()}))
 	if err != nil {
 		t.Fatal(err)
 	}
