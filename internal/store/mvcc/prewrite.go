@@ -81,10 +81,15 @@ func Prewrite(t *Txn, r *Reader, p *PrewriteParams, m Mutation) (minCommitTS uin
 		if err := checkNewerVersion(r, p, key, mustNotExist); err != nil {
 			return 0, err
 		}
-	} else if err := checkSelfRolledBack(r, p, key); err != nil {
+	} else if !hadPessimisticLock {
 		// Stricter than §2.2 (which skips every check): a skipped check
 		// must still never let a rolled-back txn prewrite again (§7.4-5).
-		return 0, err
+		// An own pessimistic lock already rules that out (every rollback
+		// deletes the lock, and AcquirePessimisticLock refuses a txn
+		// rolled back on the key), and so did the amend check of a lost one.
+		if err := checkSelfRolledBack(r, p, key); err != nil {
+			return 0, err
+		}
 	}
 	if m.Op == OpCheckNotExists {
 		return 0, nil
