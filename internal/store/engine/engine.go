@@ -58,6 +58,14 @@ type PrefixSeeker interface {
 	SeekPrefixGE(key []byte) bool
 }
 
+// PrefixNexter is implemented by the iterators of a Snapshot whose
+// PrefixSeeks is true: NextPrefix moves to the first key of the next
+// prefix (Options.Split), past the current key's other versions, without
+// visiting them one by one.
+type PrefixNexter interface {
+	NextPrefix() bool
+}
+
 // PrefixSnapshot is implemented by snapshots that can tell whether their
 // iterators seek by prefix (the engine was opened with a Split).
 type PrefixSnapshot interface {

@@ -27,6 +27,10 @@ type Options struct {
 	// with the comparer name it was created with.
 	Split        func(key []byte) int
 	ComparerName string
+	// ImmediateSuccessor goes with Split: it appends to dst the smallest
+	// key above every key whose prefix is prefix (Pebble's NextPrefix
+	// seeks there).
+	ImmediateSuccessor func(dst, prefix []byte) []byte
 }
 
 // Pebble is an Engine over a Pebble v2 database.
@@ -59,10 +63,10 @@ func Open(dir string, o Options) (*Pebble, error) {
 		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
 	if o.Split != nil {
-		if o.ComparerName == "" {
-			return nil, errors.New("engine: a Split needs a ComparerName")
+		if o.ComparerName == "" || o.ImmediateSuccessor == nil {
+			return nil, errors.New("engine: a Split needs a ComparerName and an ImmediateSuccessor")
 		}
-		opts.Comparer = splitComparer(o.Split, o.ComparerName)
+		opts.Comparer = splitComparer(o.Split, o.ImmediateSuccessor, o.ComparerName)
 	}
 	db, err := pebble.Open(dir, opts)
 	if err != nil {
@@ -86,12 +90,14 @@ func (p *Pebble) Snapshot(ctx context.Context) (Snapshot, error) {
 	return &pebbleSnapshot{s: p.db.NewSnapshot(), prefixSeeks: p.prefixSeeks}, nil
 }
 
-// splitComparer is Pebble's bytewise comparer with split as its Split.
+// splitComparer is Pebble's bytewise comparer with split as its Split and
+// succ as its ImmediateSuccessor.
 // Separator and Successor return their input unchanged: a shortened
 // index key could end mid-version, where split would cut it wrongly.
-func splitComparer(split func([]byte) int, name string) *pebble.Comparer {
+func splitComparer(split func([]byte) int, succ func(dst, a []byte) []byte, name string) *pebble.Comparer {
 	c := *pebble.DefaultComparer
 	c.Split = split
+	c.ImmediateSuccessor = succ
 	c.Name = name
 	c.Separator = func(dst, a, _ []byte) []byte { return append(dst, a...) }
 	c.Successor = func(dst, a []byte) []byte { return append(dst, a...) }

@@ -23,7 +23,8 @@ func testSplit(k []byte) int {
 func TestSplitPrefixSeek(t *testing.T) {
 	ctx := context.Background()
 	fs := vfs.NewMem()
-	e, err := Open("db", Options{FS: fs, CacheSize: 1 << 20, Split: testSplit, ComparerName: "test.split"})
+	e, err := Open("db", Options{FS: fs, CacheSize: 1 << 20, Split: testSplit, ComparerName: "test.split",
+		ImmediateSuccessor: func(dst, p []byte) []byte { return append(append(dst, p...), '#', 0xFF) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +61,9 @@ func TestSplitPrefixSeek(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "v:a#1 v:a#2 v:a#3" {
 		t.Fatalf("versions of v:a = %q", got)
+	}
+	if !it.SeekGE([]byte("v:a#1")) || !it.(PrefixNexter).NextPrefix() || string(it.Key()) != "v:ab#1" {
+		t.Fatalf("NextPrefix from v:a#1 is not on v:ab#1 (valid=%v)", it.Valid())
 	}
 	if ps.SeekPrefixGE([]byte("v:b#0")) {
 		t.Fatalf("absent prefix v:b found %q", it.Key())

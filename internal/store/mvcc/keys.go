@@ -31,8 +31,14 @@ const EngineComparerName = "strata.mvcc.v1"
 // their own prefix. The memcomparable encoding of the user key makes the
 // prefixes prefix-free, so bytewise order is prefix order, then version
 // order, as Pebble requires.
+//
+// A versioned key is the prefix byte, whole 9-byte memcomparable groups
+// and the version, so its length is 1 + 9n + 8; a scan bound without a
+// version ('w' + memcomparable(key)) is 1 + 9n long and is its own prefix,
+// sorting before every version of the key, as Pebble requires of a bare
+// prefix (and as its NextPrefix requires of an upper bound).
 func EngineKeySplit(k []byte) int {
-	if len(k) > tsLen && (k[0] == prefixWrite || k[0] == prefixData) {
+	if len(k) > tsLen && (k[0] == prefixWrite || k[0] == prefixData) && (len(k)-1-tsLen)%codec.EncodedBytesLen(0) == 0 {
 		return len(k) - tsLen
 	}
 	return len(k)
@@ -130,9 +136,21 @@ func encodedRangeBound(prefix byte, k []byte, upper bool) []byte {
 	return codec.EncodeBytes([]byte{prefix}, k)
 }
 
+// EngineKeySuccessor is the engine's ImmediateSuccessor for prefixes
+// under EngineKeySplit: above every version of a write or data prefix p
+// (p + 8 version bytes) lies p + 8 x 0xFF + 0x00; for a key that is its
+// own prefix it is the key + 0x00.
+func EngineKeySuccessor(dst, p []byte) []byte {
+	dst = append(dst, p...)
+	if len(p) > 1 && (p[0] == prefixWrite || p[0] == prefixData) && (len(p)-1)%codec.EncodedBytesLen(0) == 0 {
+		dst = append(dst, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF)
+	}
+	return append(dst, 0)
+}
+
 // WithKeySplit returns o with the engine's key split set: the options every
 // engine under this package's key layout is opened with.
 func WithKeySplit(o engine.Options) engine.Options {
-	o.Split, o.ComparerName = EngineKeySplit, EngineComparerName
+	o.Split, o.ImmediateSuccessor, o.ComparerName = EngineKeySplit, EngineKeySuccessor, EngineComparerName
 	return o
 }

@@ -32,6 +32,9 @@ func (r *Reader) Scan(start, end []byte, limit int, ts uint64, reverse bool, o *
 		defer lit.Close()
 	}
 	s := scanner{r: r, wit: wit, lit: lit, ts: ts, o: o, reverse: reverse}
+	if np, ok := wit.(engine.PrefixNexter); ok && r.prefixSeeks && !reverse {
+		s.nextPrefix = np
+	}
 	return s.run(limit)
 }
 
@@ -53,6 +56,10 @@ type scanner struct {
 	ts      uint64
 	o       *ReadOptions
 	reverse bool
+
+	// nextPrefix, when set (forward scans of an engine split by
+	// EngineKeySplit), moves past a key's remaining versions in one step.
+	nextPrefix engine.PrefixNexter
 
 	wOK, lOK bool
 	wKey     []byte // user key under wit, decoded
@@ -185,6 +192,12 @@ func (s *scanner) moveLock() {
 func (s *scanner) skipKey() {
 	p := s.wPrefix
 	s.wOK = s.wit.Valid()
+	if s.nextPrefix != nil {
+		if s.wOK && hasVersionPrefix(s.wit.Key(), p) {
+			s.wOK = s.nextPrefix.NextPrefix()
+		}
+		return
+	}
 	for i := 0; s.wOK; i++ {
 		if !hasVersionPrefix(s.wit.Key(), p) {
 			return // on the next key already
