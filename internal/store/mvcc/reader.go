@@ -24,6 +24,13 @@ type ReadOptions struct {
 	// the key has none that could block this read (the txn layer's lock
 	// index).
 	SkipLockCheck bool
+	// LockCandidatesKnown: a scan looks for locks only on LockCandidates,
+	// the sorted user keys of its range that may have a lock, as the txn
+	// layer's lock index listed them before the snapshot was taken (the
+	// same argument as SkipLockCheck's), instead of iterating the range
+	// of the lock space.
+	LockCandidatesKnown bool
+	LockCandidates      [][]byte
 }
 
 // Pair is one scan result; Err is a *kv.LockedError for a locked key.

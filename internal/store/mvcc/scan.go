@@ -24,7 +24,11 @@ func (r *Reader) Scan(start, end []byte, limit int, ts uint64, reverse bool, o *
 		return nil, err
 	}
 	var lit engine.Iterator
-	if !o.IsolationRC {
+	switch {
+	case o.IsolationRC:
+	case o.LockCandidatesKnown:
+		lit = newCandidateLockIter(r.snap, o.LockCandidates)
+	default:
 		lit, err = r.snap.NewIter(lockRangeBound(start, false), lockRangeBound(end, true))
 		if err != nil {
 			return nil, err

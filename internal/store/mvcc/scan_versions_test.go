@@ -275,6 +275,23 @@ func TestScanManyVersions(t *testing.T) {
 					limit = 0
 				}
 				reverse := rng.Intn(2) == 0
+				if rng.Intn(2) == 0 {
+					// The txn layer's way: the locked keys of the range as
+					// its lock index lists them (a superset: some unlocked
+					// keys too), instead of the lock space.
+					o.LockCandidatesKnown = true
+					var cands []string
+					for _, k := range m.keys {
+						inRange := k >= string(start) && (len(end) == 0 || k < string(end))
+						if inRange && (m.locks[k] != nil || rng.Intn(8) == 0) {
+							cands = append(cands, k)
+						}
+					}
+					sort.Strings(cands)
+					for _, k := range cands {
+						o.LockCandidates = append(o.LockCandidates, []byte(k))
+					}
+				}
 				got, err := r.Scan(start, end, limit, ts, reverse, o)
 				if err != nil {
 					t.Fatalf("scan [%q,%q) limit %d @%d reverse=%v: %v", start, end, limit, ts, reverse, err)

@@ -128,8 +128,13 @@ func (s *Storage) KvScan(ctx context.Context, req *kvrpcpb.ScanRequest) (*kvrpcp
 			return resp, nil
 		}
 	}
+	o := readOpts(c, req.GetKeyOnly())
+	if !o.IsolationRC {
+		// Listed before the snapshot: see lockIndex.
+		o.LockCandidates, o.LockCandidatesKnown = s.locks.keysIn(lo, hi)
+	}
 	err := s.read(ctx, func(r *mvcc.Reader) {
-		pairs, err := r.Scan(lo, hi, int(req.GetLimit()), ts, req.GetReverse(), readOpts(c, req.GetKeyOnly()))
+		pairs, err := r.Scan(lo, hi, int(req.GetLimit()), ts, req.GetReverse(), o)
 		if err != nil {
 			resp.Error = keyErr(err)
 			return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/google/btree"
 	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/mvcc"
 )
@@ -39,9 +40,14 @@ import (
 // When the set cannot be loaded at start the index is off and every read
 // loads locks from the engine.
 type lockIndex struct {
-	mu    sync.RWMutex
-	keys  map[string]struct{}
-	ready bool
+	mu     sync.RWMutex
+	keys   map[string]struct{}   // membership, for point reads
+	sorted *btree.BTreeG[string] // the same keys in order, for scans
+	ready  bool
+}
+
+func newSortedKeys() *btree.BTreeG[string] {
+	return btree.NewG(32, func(a, b string) bool { return a < b })
 }
 
 // load fills the set from the engine's lock space.
@@ -57,17 +63,18 @@ func (li *lockIndex) load(ctx context.Context, eng engine.Engine) {
 		return
 	}
 	defer it.Close()
-	keys := map[string]struct{}{}
+	keys, sorted := map[string]struct{}{}, newSortedKeys()
 	for ok := it.First(); ok; ok = it.Next() {
 		if k, ok := mvcc.DecodeLockKey(it.Key()); ok {
 			keys[string(k)] = struct{}{}
+			sorted.ReplaceOrInsert(string(k))
 		}
 	}
 	if it.Error() != nil {
 		return
 	}
 	li.mu.Lock()
-	li.keys, li.ready = keys, true
+	li.keys, li.sorted, li.ready = keys, sorted, true
 	li.mu.Unlock()
 }
 
@@ -87,6 +94,28 @@ func (li *lockIndex) mayBeLocked(key []byte) bool {
 	}
 	_, ok := li.keys[string(key)]
 	return ok
+}
+
+// keysIn returns the keys of [start, end) (empty end: unbounded) that
+// may have a lock, in order, and whether the set is known (when it is not,
+// the caller must look at the engine's lock space itself).
+func (li *lockIndex) keysIn(start, end []byte) ([][]byte, bool) {
+	li.mu.RLock()
+	defer li.mu.RUnlock()
+	if !li.ready {
+		return nil, false
+	}
+	var out [][]byte
+	visit := func(k string) bool {
+		out = append(out, []byte(k))
+		return true
+	}
+	if len(end) == 0 {
+		li.sorted.AscendGreaterOrEqual(string(start), visit)
+	} else {
+		li.sorted.AscendRange(string(start), string(end), visit)
+	}
+	return out, true
 }
 
 // applied records the lock puts and deletes of a batch just written; when
@@ -116,9 +145,11 @@ func (li *lockIndex) applied(b *engine.Batch, written bool) {
 		if op.Kind == engine.OpDelete {
 			if written {
 				delete(li.keys, string(k))
+				li.sorted.Delete(string(k))
 			}
-		} else {
+		} else if _, ok := li.keys[string(k)]; !ok {
 			li.keys[string(k)] = struct{}{}
+			li.sorted.ReplaceOrInsert(string(k))
 		}
 	}
 }

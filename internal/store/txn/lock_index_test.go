@@ -40,6 +40,17 @@ func TestLockIndex(t *testing.T) {
 	if _, err := get(s, "c", 20); err != nil {
 		t.Errorf("read of an unlocked key: %v", err)
 	}
+	// Scans look for locks only on the keys the index lists.
+	if keys, ok := s.locks.keysIn([]byte("a"), []byte("b\x00")); !ok || len(keys) != 2 {
+		t.Errorf("keys in [a, b\\x00): %q %v", keys, ok)
+	}
+	if keys, _ := s.locks.keysIn([]byte("b"), nil); len(keys) != 1 || string(keys[0]) != "b" {
+		t.Errorf("keys from b: %q", keys)
+	}
+	sc, err := s.KvScan(bg, &kvrpcpb.ScanRequest{StartKey: []byte("0"), Limit: 10, Version: 20})
+	if err != nil || len(sc.Pairs) != 2 || sc.Pairs[0].Error.GetLocked() == nil || sc.Pairs[1].Error.GetLocked() == nil {
+		t.Errorf("scan over two locks: %v %v", sc, err)
+	}
 	bg2, err := s.KvBatchGet(bg, &kvrpcpb.BatchGetRequest{Keys: [][]byte{[]byte("a"), []byte("c")}, Version: 20})
 	if err != nil || len(bg2.Pairs) != 1 || bg2.Pairs[0].Error.GetLocked() == nil {
 		t.Errorf("batch get over a lock: %v %v", bg2, err)
@@ -59,7 +70,7 @@ func TestLockIndex(t *testing.T) {
 			t.Errorf("read of %s after commit: %v %v", k, resp, err)
 		}
 	}
-	if !s2.locks.ready || len(s2.locks.keys) != 0 {
+	if !s2.locks.ready || len(s2.locks.keys) != 0 || s2.locks.sorted.Len() != 0 {
 		t.Errorf("index after commit: ready=%v keys=%v", s2.locks.ready, s2.locks.keys)
 	}
 }
