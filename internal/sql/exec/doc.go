@@ -60,7 +60,8 @@
 // transaction writing the row conflicts with this one at commit. In a
 // pessimistic transaction (Context.LockOnly) it only collects the rows'
 // keys; the session locks them, as it locks the keys a DML statement
-// staged (StmtTxn.Keys).
+// staged (StmtTxn.KeysToLock: rows and unique index entries; a
+// non-distinct index entry holds its handle, so its row's lock covers it).
 //
 // No locks are taken inside this package; an execution tree is used by
 // one goroutine.

@@ -19,6 +19,7 @@ type StmtTxn struct {
 	kv.Transaction
 	staged map[string]stagedWrite
 	order  []string
+	noLock map[string]struct{}
 }
 
 type stagedWrite struct {
@@ -88,11 +89,23 @@ func (s *StmtTxn) BatchGet(ctx context.Context, keys []kv.Key) (map[string][]byt
 	return out, nil
 }
 
-// Keys returns the staged keys, in the order first written.
-func (s *StmtTxn) Keys() []kv.Key {
-	keys := make([]kv.Key, len(s.order))
-	for i, k := range s.order {
-		keys[i] = kv.Key(k)
+// NoLock marks a staged key that needs no pessimistic lock of its own
+// (a non-distinct index entry, covered by its row's lock).
+func (s *StmtTxn) NoLock(k kv.Key) {
+	if s.noLock == nil {
+		s.noLock = make(map[string]struct{})
+	}
+	s.noLock[string(k)] = struct{}{}
+}
+
+// KeysToLock returns the staged keys a pessimistic transaction locks, in
+// the order first written: rows and unique index entries.
+func (s *StmtTxn) KeysToLock() []kv.Key {
+	keys := make([]kv.Key, 0, len(s.order))
+	for _, k := range s.order {
+		if _, skip := s.noLock[k]; !skip {
+			keys = append(keys, kv.Key(k))
+		}
 	}
 	return keys
 }
@@ -111,6 +124,6 @@ func (s *StmtTxn) Flush() error {
 			return err
 		}
 	}
-	s.staged, s.order = nil, nil
+	s.staged, s.order, s.noLock = nil, nil, nil
 	return nil
 }

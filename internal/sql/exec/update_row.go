@@ -33,7 +33,7 @@ func updateRow(ctx context.Context, ectx *Context, t *catalog.TableInfo, handle 
 		}
 	}
 	for _, ix := range t.WritableIndices() {
-		oldKey, _ := t.IndexKey(ix, old, handle)
+		oldKey, oldDistinct := t.IndexKey(ix, old, handle)
 		newKey, distinct := t.IndexKey(ix, new, newHandle)
 		if bytes.Equal(oldKey, newKey) && newHandle == handle {
 			continue
@@ -50,9 +50,15 @@ func updateRow(ctx context.Context, ectx *Context, t *catalog.TableInfo, handle 
 			if err := txn.Delete(oldKey); err != nil {
 				return false, err
 			}
+			if !oldDistinct {
+				noLock(txn, oldKey)
+			}
 		}
 		if err := txn.Set(newKey, catalog.IndexValue(newHandle, distinct)); err != nil {
 			return false, err
+		}
+		if !distinct {
+			noLock(txn, newKey)
 		}
 	}
 	key, val := t.EncodeRecord(newHandle, new)

@@ -111,8 +111,24 @@ func writeRow(txn kv.Transaction, t *catalog.TableInfo, handle int64, row []type
 		if err := txn.Set(k, catalog.IndexValue(handle, distinct)); err != nil {
 			return err
 		}
+		if !distinct {
+			noLock(txn, k)
+		}
 	}
 	return nil
+}
+
+// noLockMarker is implemented by StmtTxn: a key marked there needs no
+// pessimistic lock of its own.
+type noLockMarker interface{ NoLock(k kv.Key) }
+
+// noLock marks a non-distinct index entry written through txn: its key
+// holds the row's handle, so the row's lock already covers it (TiDB locks
+// rows and unique keys only).
+func noLock(txn kv.Transaction, k kv.Key) {
+	if m, ok := txn.(noLockMarker); ok {
+		m.NoLock(k)
+	}
 }
 
 // removeRow deletes row (stored under handle) and its index entries.
@@ -121,9 +137,12 @@ func removeRow(txn kv.Transaction, t *catalog.TableInfo, handle int64, row []typ
 		return err
 	}
 	for _, ix := range t.WritableIndices() {
-		k, _ := t.IndexKey(ix, row, handle)
+		k, distinct := t.IndexKey(ix, row, handle)
 		if err := txn.Delete(k); err != nil {
 			return err
+		}
+		if !distinct {
+			noLock(txn, k)
 		}
 	}
 	return nil

@@ -72,7 +72,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 			if err := runToEnd(ctx, e); err != nil {
 				return nil, nil, err
 			}
-			return staged.Keys(), staged.Flush, nil
+			return staged.KeysToLock(), staged.Flush, nil
 		})
 		if err != nil {
 			return nil, err
