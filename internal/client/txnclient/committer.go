@@ -60,8 +60,11 @@ func newCommitter(t *Txn) *committer {
 	for _, k := range t.buf.sorted() {
 		e := t.buf.m[k]
 		m := &kvrpcpb.Mutation{Op: kvrpcpb.Op_Put, Key: []byte(k), Value: e.value}
-		if e.del {
+		switch {
+		case e.del:
 			m.Op, m.Value = kvrpcpb.Op_Del, nil
+		case e.notExists:
+			m.Op = kvrpcpb.Op_Insert
 		}
 		cm.muts = append(cm.muts, m)
 	}

@@ -9,6 +9,9 @@ import (
 type bufEntry struct {
 	value []byte
 	del   bool
+	// notExists: the key is presumed absent (PresumeNotExists); the
+	// prewrite checks it (Op_Insert) instead of a read before.
+	notExists bool
 }
 
 // memBuffer holds a transaction's writes. Keys are sorted lazily: appends
@@ -33,6 +36,7 @@ func (b *memBuffer) delete(k []byte) { b.put(string(k), bufEntry{del: true}) }
 func (b *memBuffer) put(k string, e bufEntry) {
 	if old, ok := b.m[k]; ok {
 		b.nBytes -= len(old.value)
+		e.notExists = old.notExists && !e.del
 	} else {
 		b.keys = append(b.keys, k)
 		b.dirty = true

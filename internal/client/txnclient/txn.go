@@ -87,6 +87,17 @@ func (t *Txn) Set(k kv.Key, v []byte) error {
 	return nil
 }
 
+// PresumeNotExists marks the buffered put of k as the write of a key that
+// must not exist: nothing was read to check it, and the prewrite fails
+// with a *kv.AlreadyExistError if it does (TiDB's lazy uniqueness check).
+// A key without a buffered put is left alone.
+func (t *Txn) PresumeNotExists(k kv.Key) {
+	if e, ok := t.buf.m[string(k)]; ok && !e.del {
+		e.notExists = true
+		t.buf.m[string(k)] = e
+	}
+}
+
 // Delete buffers a delete of k.
 func (t *Txn) Delete(k kv.Key) error {
 	if err := t.checkOpen(); err != nil {

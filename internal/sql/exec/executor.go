@@ -49,12 +49,31 @@ type Context struct {
 	// Chunk is the capacity of the chunks operators allocate.
 	ChunkSize int
 
+	// PresumeNotExists: a plain INSERT (not IGNORE) reads nothing to find
+	// duplicate keys; it marks its rows' and unique entries' keys as
+	// presumed absent (the prewrite checks them) and records in Presumed
+	// the error each would be. Only for autocommit statements, whose
+	// commit ends the statement.
+	PresumeNotExists bool
+	Presumed         map[string]PresumedKey
+
 	// LockOnly: SELECT ... FOR UPDATE in a pessimistic transaction does
 	// not re-write its rows; it collects their record keys in LockKeys
 	// for the session to lock.
 	LockOnly bool
 	LockKeys []kv.Key
 }
+
+// PresumedKey is a key an INSERT presumed absent, with what to report
+// if the prewrite finds it.
+type PresumedKey struct {
+	Table *catalog.TableInfo
+	Index *catalog.IndexInfo // nil: the primary key
+	Row   []types.Datum
+}
+
+// DupError is the MySQL 1062 error for the key.
+func (p PresumedKey) DupError() error { return dupError(p.Table, p.Index, p.Row) }
 
 func (c *Context) chunkSize() int {
 	if c.ChunkSize <= 0 {

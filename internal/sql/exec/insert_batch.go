@@ -33,6 +33,14 @@ func (e *insert) insertBatch(ctx context.Context, t *catalog.TableInfo, rows []b
 			}
 		}
 	}
+	_, canPresume := e.ectx.Txn.(presumer)
+	presume := e.ectx.PresumeNotExists && !e.p.Ignore && canPresume
+	if presume {
+		if e.ectx.Presumed == nil {
+			e.ectx.Presumed = make(map[string]PresumedKey)
+		}
+		keys = nil // nothing to read: the prewrite checks them
+	}
 	var present map[string][]byte
 	if len(keys) > 0 {
 		var err error
@@ -71,15 +79,33 @@ func (e *insert) insertBatch(ctx context.Context, t *catalog.TableInfo, rows []b
 		}
 		e.ectx.AffectedRows++
 		if t.PKIsHandle {
-			written[string(t.RecordKey(r.handle))] = struct{}{}
+			k := t.RecordKey(r.handle)
+			written[string(k)] = struct{}{}
+			if presume {
+				e.presume(k, PresumedKey{Table: t, Row: r.row})
+			}
 		}
 		for _, ix := range t.WritableIndices() {
 			if ix.Unique {
 				if k, distinct := t.IndexKey(ix, r.row, r.handle); distinct {
 					written[string(k)] = struct{}{}
+					if presume {
+						e.presume(k, PresumedKey{Table: t, Index: ix, Row: r.row})
+					}
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// presumer is implemented by transactions that check a key's absence at
+// prewrite (txnclient.Txn).
+type presumer interface{ PresumeNotExists(k kv.Key) }
+
+// presume marks k, just written, as presumed absent, and records the
+// error to report if it is not.
+func (e *insert) presume(k kv.Key, p PresumedKey) {
+	e.ectx.Txn.(presumer).PresumeNotExists(k)
+	e.ectx.Presumed[string(k)] = p
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/strata-db/strata/internal/chunk"
@@ -93,11 +94,20 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 			return err
 		}
 		ectx = ec
+		// An autocommit INSERT leaves its duplicate-key check to the
+		// prewrite, which its commit runs before the statement ends.
+		ec.PresumeNotExists = staged == nil
 		if err := runToEnd(ctx, e); err != nil || staged == nil {
 			return err
 		}
 		return staged.Flush()
 	})
+	var exist *kv.AlreadyExistError
+	if errors.As(err, &exist) && ectx != nil {
+		if pk, ok := ectx.Presumed[string(exist.Key)]; ok {
+			err = pk.DupError()
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
