@@ -195,6 +195,22 @@ func TestPessimisticTransactions(t *testing.T) {
 		t.Fatalf("rows = %s, want 10,40,30", got)
 	}
 
+	// With autocommit off, the first statement opens a pessimistic
+	// transaction and locks too: a concurrent autocommit writer waits for
+	// its COMMIT, and neither update is lost.
+	c1.exec("SET autocommit = 0")
+	c1.exec("UPDATE d.t SET n = n + 1 WHERE id = 1")
+	later := c2.async("UPDATE d.t SET n = n + 100 WHERE id = 1 /* after implicit */")
+	waitRunning(t, admin, "/* after implicit */")
+	c1.exec("COMMIT")
+	if err := <-later; err != nil {
+		t.Fatalf("update after the implicit transaction: %v", err)
+	}
+	c1.exec("SET autocommit = 1")
+	if got := admin.one("SELECT n FROM d.t WHERE id = 1"); got != "111" {
+		t.Fatalf("row 1 = %s, want 111", got)
+	}
+
 	// BEGIN OPTIMISTIC still conflicts at COMMIT.
 	c1.exec("BEGIN OPTIMISTIC")
 	c2.exec("BEGIN OPTIMISTIC")

@@ -192,7 +192,7 @@ func (cm *committer) makeBatches(bo *locate.Backoffer, muts []*kvrpcpb.Mutation)
 	return out, nil
 }
 
-// allKeys returns every mutated key, primary first.
+// allKeys returns every mutated key, in key order.
 func (cm *committer) allKeys() [][]byte {
 	keys := make([][]byte, 0, len(cm.muts))
 	for _, m := range cm.muts {
@@ -201,11 +201,14 @@ func (cm *committer) allKeys() [][]byte {
 	return keys
 }
 
-// secondaries returns every mutated key but the primary.
+// secondaries returns every mutated key but the primary (which, in a
+// pessimistic txn, need not be the smallest key).
 func (cm *committer) secondaries() [][]byte {
 	keys := make([][]byte, 0, len(cm.muts)-1)
-	for _, m := range cm.muts[1:] {
-		keys = append(keys, m.Key)
+	for _, m := range cm.muts {
+		if string(m.Key) != string(cm.primary) {
+			keys = append(keys, m.Key)
+		}
 	}
 	return keys
 }

@@ -128,18 +128,28 @@ func (t *Txn) LockKeys(ctx context.Context, o LockOptions, keys ...kv.Key) error
 	bo := t.c.newBackoffer(ctx, locate.PrewriteMaxBackoff)
 	err := l.lock(bo, todo)
 	if err != nil {
-		if len(l.done) > 0 {
-			t.pessimisticRollback(context.WithoutCancel(ctx), l.done)
-		}
-		if first {
+		release := l.sent
+		if l.primaryLocked {
+			// The primary stays locked (and kept alive): later locks of
+			// the txn name it.
+			t.pess.locked[string(t.pess.primary)] = struct{}{}
+			release = release[:0:0]
+			for _, k := range l.sent {
+				if string(k) != string(t.pess.primary) {
+					release = append(release, k)
+				}
+			}
+		} else if first {
 			t.pess.primary = nil
+		}
+		if len(release) > 0 {
+			t.pessimisticRollback(context.WithoutCancel(ctx), release, o.ForUpdateTS)
 		}
 		return err
 	}
 	for _, k := range todo {
 		t.pess.locked[string(k)] = struct{}{}
 	}
-	t.ttl.start(ttlTarget{c: t.c, primary: t.pess.primary, startTS: t.StartTS(), began: t.began})
 	return nil
 }
 
@@ -149,7 +159,10 @@ type lockCall struct {
 	o        LockOptions
 	first    bool
 	deadline time.Time
-	done     [][]byte // keys locked so far, released on failure
+	// sent are the keys of every request sent so far, locked or maybe
+	// locked (a request whose reply was lost): released on failure.
+	sent          [][]byte
+	primaryLocked bool
 }
 
 // lock locks keys region by region, the primary's region first and alone.
@@ -171,14 +184,23 @@ func (l *lockCall) lock(bo *locate.Backoffer, keys [][]byte) error {
 		if err := l.lockGroup(bo, g); err != nil {
 			return err
 		}
+		if l.first && !l.primaryLocked && containsKey(g.Keys, primary) {
+			// The primary is locked: keep it alive from now on, while
+			// later groups may wait (reference §5.2, heartbeats). Once
+			// locked it stays the primary even if this call fails.
+			l.primaryLocked = true
+			l.t.ttl.start(ttlTarget{c: l.t.c, primary: primary, startTS: l.t.StartTS(), began: l.t.began})
+		}
 	}
 	return nil
 }
+
 
 // lockGroup locks the keys of one region, waiting for and resolving the
 // locks of other txns it meets.
 func (l *lockCall) lockGroup(bo *locate.Backoffer, g locate.KeyGroup) error {
 	t := l.t
+	sent := false
 	for {
 		wait := time.Until(l.deadline)
 		waitMs := wait.Milliseconds()
@@ -193,6 +215,11 @@ func (l *lockCall) lockGroup(bo *locate.Backoffer, g locate.KeyGroup) error {
 		for _, k := range g.Keys {
 			req.Mutations = append(req.Mutations, &kvrpcpb.Mutation{Op: kvrpcpb.Op_PessimisticLock, Key: k})
 		}
+		if !sent {
+			// Before the send: a request whose reply is lost may have
+			// locked its keys.
+			l.sent, sent = append(l.sent, g.Keys...), true
+		}
 		resp, err := locate.Send(t.c.sender, bo, g.Location, req, rpc.StoreAPI.KvPessimisticLock)
 		if err != nil {
 			if errors.Is(err, locate.ErrRegionRetry) {
@@ -205,7 +232,6 @@ func (l *lockCall) lockGroup(bo *locate.Backoffer, g locate.KeyGroup) error {
 		}
 		kerrs := resp.GetErrors()
 		if len(kerrs) == 0 {
-			l.done = append(l.done, g.Keys...)
 			return nil
 		}
 		err = kerrs[0].Err()
@@ -227,9 +253,10 @@ func (l *lockCall) lockGroup(bo *locate.Backoffer, g locate.KeyGroup) error {
 	}
 }
 
-// pessimisticRollback releases the txn's pessimistic locks on keys (best
-// effort: a lock left behind expires with its TTL).
-func (t *Txn) pessimisticRollback(ctx context.Context, keys [][]byte) {
+// pessimisticRollback releases the txn's pessimistic locks on keys taken
+// at or below forUpdateTS (best effort: a lock left behind expires with
+// its TTL).
+func (t *Txn) pessimisticRollback(ctx context.Context, keys [][]byte, forUpdateTS uint64) {
 	bo := t.c.newBackoffer(ctx, locate.CleanupMaxBackoff)
 	groups, err := t.c.sender.Cache().GroupKeysByRegion(ctx, bo, keys)
 	if err != nil {
@@ -237,7 +264,7 @@ func (t *Txn) pessimisticRollback(ctx context.Context, keys [][]byte) {
 	}
 	for _, g := range groups {
 		req := &kvrpcpb.PessimisticRollbackRequest{Context: &kvrpcpb.Context{}, StartVersion: t.StartTS(),
-			ForUpdateTs: ^uint64(0), Keys: g.Keys}
+			ForUpdateTs: forUpdateTS, Keys: g.Keys}
 		_, _ = locate.Send(t.c.sender, bo, g.Location, req, rpc.StoreAPI.KvPessimisticRollback)
 	}
 }

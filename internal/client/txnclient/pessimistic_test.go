@@ -200,3 +200,33 @@ func assertNoLocks(t *testing.T, cl *cluster, c *Client) {
 		t.Fatalf("locks left: %v", resp.Locks)
 	}
 }
+
+// A pessimistic txn's primary is the first key it locked, not its
+// smallest written key: the async-commit secondaries must be every other
+// key (an index entry sorting before the row, say).
+func TestPessimisticSecondaries(t *testing.T) {
+	cl := newCluster(t)
+	c := cl.client(Options{AsyncCommit: true})
+	tx := pessimisticBegin(t, c)
+	if _, err := lockAndRead(tx, "b", time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"a", "b", "c"} {
+		_ = tx.Set(kv.Key(k), []byte("v"))
+	}
+	cm := newCommitter(tx)
+	var got []string
+	for _, k := range cm.secondaries() {
+		got = append(got, string(k))
+	}
+	if string(cm.primary) != "b" || len(got) != 2 || got[0] != "a" || got[1] != "c" {
+		t.Fatalf("primary %q, secondaries %q; want b and [a c]", cm.primary, got)
+	}
+	if err := tx.Commit(bgctx); err != nil {
+		t.Fatal(err)
+	}
+	if v := get(t, begin(t, c), "a"); v != "v" {
+		t.Fatalf("a = %q", v)
+	}
+	assertNoLocks(t, cl, c)
+}

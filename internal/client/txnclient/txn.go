@@ -2,6 +2,7 @@ package txnclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -205,6 +206,11 @@ func (t *Txn) Commit(ctx context.Context) error {
 	}
 	cm := newCommitter(t)
 	if err := cm.execute(ctx); err != nil {
+		if !errors.Is(err, kv.ErrResultUndetermined) {
+			// Keys the prewrite never reached still hold pessimistic
+			// locks (a failed prewrite's cleanup rolled back the rest).
+			t.releasePessimisticLocks(ctx)
+		}
 		return err
 	}
 	t.mu.Lock()
@@ -232,7 +238,7 @@ func (t *Txn) Rollback() error {
 func (t *Txn) releasePessimisticLocks(ctx context.Context) {
 	t.ttl.stop()
 	if t.pess != nil && len(t.pess.locked) > 0 {
-		t.pessimisticRollback(context.WithoutCancel(ctx), t.pess.lockedKeyList())
+		t.pessimisticRollback(context.WithoutCancel(ctx), t.pess.lockedKeyList(), t.pess.forUpdateTS)
 	}
 }
 

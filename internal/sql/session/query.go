@@ -62,6 +62,9 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 		return s.runRead(ctx, q, p, c)
 	}
 	var ectx *exec.Context
+	if err := s.openImplicit(ctx); err != nil {
+		return nil, err
+	}
 	if s.txn != nil && s.txn.IsPessimistic() {
 		err := s.runPessimistic(ctx, s.txn, func(view kv.Transaction, _ uint64) ([]kv.Key, func() error, error) {
 			staged := exec.NewStmtTxn(view)
@@ -145,6 +148,9 @@ func runToEnd(ctx context.Context, e exec.Executor) error {
 
 // runRead runs a query and keeps its rows.
 func (s *Session) runRead(ctx context.Context, q *queryCtx, p planner.Plan, c *execCache) (server.Result, error) {
+	if err := s.openImplicit(ctx); err != nil {
+		return nil, err
+	}
 	if _, isLock := findLock(p); isLock && s.txn != nil && s.txn.IsPessimistic() {
 		// SELECT ... FOR UPDATE: read the latest rows and lock them.
 		var res *queryResult

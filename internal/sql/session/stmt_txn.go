@@ -34,6 +34,16 @@ func (s *Session) stmtTxn(ctx context.Context) (txn *txnclient.Txn, autocommit b
 	return txn, true, nil
 }
 
+// openImplicit opens the transaction a statement starts when autocommit
+// is off (MySQL's implicit BEGIN) before the statement chooses how to run:
+// in a pessimistic txn even the first statement must lock what it writes.
+func (s *Session) openImplicit(ctx context.Context) error {
+	if s.txn == nil && !s.vars.Autocommit() {
+		return s.begin(ctx, "")
+	}
+	return nil
+}
+
 // finishStmt ends an autocommit statement's transaction: commit on
 // success, roll back on error. Explicit transactions are left open.
 func (s *Session) finishStmt(ctx context.Context, txn *txnclient.Txn, autocommit bool, err error) error {
