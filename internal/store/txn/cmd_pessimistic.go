@@ -130,10 +130,13 @@ func (s *Storage) waitForLock(ctx context.Context, lock kv.LockInfo, startTS uin
 // lockReleased reports whether the lock of txn lockTS on key is already
 // gone: the check a new waiter makes after registering, so that a release
 // between the failed attempt and the registration is not missed (the
-// releasing write updates the lock index before it wakes waiters).
+// releasing write updates the lock index before it wakes waiters). A key
+// locked again by another txn in between counts as released too: the
+// waiter tries again and waits for the new holder, so the wait-for graph
+// names the real holder.
 func (s *Storage) lockReleased(ctx context.Context, key []byte, lockTS uint64) bool {
-	if s.locks.known() {
-		return !s.locks.mayBeLocked(key)
+	if s.locks.known() && !s.locks.mayBeLocked(key) {
+		return true
 	}
 	released := false
 	_ = s.read(ctx, func(r *mvcc.Reader) {
