@@ -195,7 +195,6 @@ func (l *lockCall) lock(bo *locate.Backoffer, keys [][]byte) error {
 	return nil
 }
 
-
 // lockGroup locks the keys of one region, waiting for and resolving the
 // locks of other txns it meets.
 func (l *lockCall) lockGroup(bo *locate.Backoffer, g locate.KeyGroup) error {
