@@ -62,6 +62,12 @@ type Context struct {
 	// for the session to lock.
 	LockOnly bool
 	LockKeys []kv.Key
+	// LockPointReads: a DML statement of a pessimistic transaction also
+	// locks every key its point gets read, present or not (TiDB does), so
+	// that a row absent when the statement ran cannot appear before the
+	// transaction ends: DELETE of a missing id then INSERT of that id
+	// cannot fail with a duplicate key.
+	LockPointReads bool
 }
 
 // PresumedKey is a key an INSERT presumed absent, with what to report

@@ -38,6 +38,11 @@ func (e *pointGet) Next(ctx context.Context, chk *chunk.Chunk) error {
 	if err != nil {
 		return err
 	}
+	if e.ectx.LockPointReads {
+		for _, h := range handles {
+			e.ectx.LockKeys = append(e.ectx.LockKeys, e.p.Table.RecordKey(h))
+		}
+	}
 	switch len(handles) {
 	case 0:
 		return nil
@@ -115,6 +120,9 @@ tuples:
 				continue tuples
 			}
 			key = codec.EncodeKey(key, cd)
+		}
+		if e.ectx.LockPointReads {
+			e.ectx.LockKeys = append(e.ectx.LockKeys, key)
 		}
 		v, err := e.ectx.Txn.Get(ctx, key)
 		if errors.Is(err, kv.ErrNotExist) {

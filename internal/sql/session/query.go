@@ -73,10 +73,11 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 				return nil, nil, err
 			}
 			ectx = ec
+			ec.LockPointReads = true
 			if err := runToEnd(ctx, e); err != nil {
 				return nil, nil, err
 			}
-			return staged.KeysToLock(), staged.Flush, nil
+			return append(staged.KeysToLock(), ec.LockKeys...), staged.Flush, nil
 		})
 		if err != nil {
 			return nil, err
