@@ -45,6 +45,8 @@ type Domain struct {
 	metrics *metrics
 	// noPlanCache is DomainConfig.DisablePlanCache.
 	noPlanCache bool
+	// bigStmts bounds the big statements in flight (see byteGate).
+	bigStmts *byteGate
 
 	mu       sync.Mutex
 	sessions map[uint32]*Session
@@ -66,6 +68,7 @@ func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
 		log:         cfg.Logger,
 		metrics:     newMetrics(cfg.Metrics),
 		noPlanCache: cfg.DisablePlanCache,
+		bigStmts:    newByteGate(bigStmtBytes),
 		sessions:    map[uint32]*Session{},
 	}
 	d.globals = sysvar.NewGlobalStore(d.reg, d.begin)

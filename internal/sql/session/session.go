@@ -47,22 +47,35 @@ func newSession(d *Domain, c server.ConnInfo) *Session {
 
 // ExecuteText implements server.Session.
 func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.Result) error) error {
-	stmts, warns, err := s.p.ParseSQL(sql)
+	p := s.p
+	if len(sql) > bigSQL {
+		if err := s.d.bigStmts.acquire(ctx, len(sql)); err != nil {
+			return err
+		}
+		defer s.d.bigStmts.release(len(sql))
+		// A parser keeps its last result: let a big statement's tree go
+		// with the statement (a multi-row INSERT's literals weigh some
+		// 25 times its text).
+		p = parser.New()
+	}
+	stmts, warns, err := p.ParseSQL(sql)
 	if err != nil {
 		return sqlerr.Newf(sqlerr.ErrParse, "You have an error in your SQL syntax; check the manual that corresponds to your Strata version for the right syntax to use %s", parseErrText(err))
 	}
 	if len(stmts) > 1 && !server.MultiStatementsAllowed(ctx) {
 		return sqlerr.New(sqlerr.ErrMultiStatementDisabled)
 	}
-	for _, stmt := range stmts {
+	for i, stmt := range stmts {
+		stmts[i] = nil               // the tree is garbage once the statement is planned
 		if !showsDiagnostics(stmt) { // SHOW WARNINGS reads the previous statement's
 			s.warnings = append(s.warnings[:0], warns...)
 		}
 		start := time.Now()
 		s.proc.set("Query", stmt.Text())
+		typ := stmtType(stmt)
 		res, err := s.execStmt(ctx, stmt)
 		s.proc.set("Sleep", "")
-		s.d.metrics.observe(stmtType(stmt), start, err)
+		s.d.metrics.observe(typ, start, err)
 		if err != nil {
 			return err
 		}
@@ -72,6 +85,9 @@ func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.
 	}
 	return nil
 }
+
+// bigSQL is the text size above which a statement gets its own parser.
+const bigSQL = 64 << 10
 
 // parseErrText strips the parser's "[parser:1064]" prefix: the protocol
 // layer adds MySQL's own framing.
