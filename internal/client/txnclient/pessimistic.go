@@ -208,7 +208,10 @@ func (l *lockCall) lockGroup(bo *locate.Backoffer, g locate.KeyGroup) error {
 		}
 		req := &kvrpcpb.PessimisticLockRequest{
 			Context: &kvrpcpb.Context{}, PrimaryLock: t.pess.primary, StartVersion: t.StartTS(),
-			ForUpdateTs: l.o.ForUpdateTS, LockTtl: t.c.opts.LockTTL + uint64(time.Since(t.began).Milliseconds()),
+			// A pessimistic lock lives as long as a heartbeat keeps it
+			// (client-go: ManagedLockTTL): the txn may sit between
+			// statements, or wait on a busy server, for more than LockTTL.
+			ForUpdateTs: l.o.ForUpdateTS, LockTtl: t.c.opts.ManagedLockTTL + uint64(time.Since(t.began).Milliseconds()),
 			IsFirstLock: l.first, WaitTimeout: waitMs, MinCommitTs: l.o.ForUpdateTS + 1,
 		}
 		for _, k := range g.Keys {
