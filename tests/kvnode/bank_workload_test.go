@@ -173,7 +173,10 @@ func isExpectedFailure(err error, faults bool) bool {
 	if !faults {
 		return false
 	}
+	// A lock wait timeout: locks of transfers cut short by the fault wait
+	// for their TTL before anyone may roll them back.
 	return errors.Is(err, kv.ErrResultUndetermined) || errors.Is(err, kv.ErrRegionUnavailable) ||
+		errors.Is(err, kv.ErrLockWaitTimeout) ||
 		errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "unreachable")
 }
 

@@ -29,7 +29,9 @@ func TestBankSurvivesKill9(t *testing.T) {
 func bankSurvivesKill9(t *testing.T, pessimistic bool) {
 	node := startKV(t)
 	r := newRig(t, node.addr)
-	c := r.client(txnclient.Options{AsyncCommit: true, OnePC: true, GuaranteeLinearizability: true})
+	// Pessimistic locks of transfers cut short by the kill outlive it
+	// until their TTL: a short one keeps the test short.
+	c := r.client(txnclient.Options{AsyncCommit: true, OnePC: true, GuaranteeLinearizability: true, ManagedLockTTL: 3000})
 	b := &bank{accounts: 40, initial: 1000, pessimistic: pessimistic}
 	ctx := context.Background()
 	if err := b.load(ctx, c); err != nil {
