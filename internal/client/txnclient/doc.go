@@ -19,8 +19,9 @@
 //   - Writes are buffered in a sorted memBuffer until Commit; reads of keys
 //     the transaction wrote are served from the buffer and never read back
 //     from storage (storage has no exemption for a reader's own locks).
-//   - The primary is the first key in sorted order; its batch is
-//     prewritten like any other but committed first and alone (2PC).
+//   - The primary is the first key in sorted order (pessimistic txns: the
+//     first key of the first LockKeys call); its batch is prewritten like
+//     any other but committed first and alone (2PC).
 //   - A prewrite failure rolls back every key (BatchRollback) and returns
 //     the key error (errors.Is(err, kv.ErrWriteConflict), ...), except when
 //     the outcome is undetermined: a lost reply of the primary commit (2PC)
@@ -33,6 +34,25 @@
 //     stopped before Commit returns.
 //   - A snapshot's resolved/committed lock sets only grow; they are only
 //     valid for its start_ts.
+//
+// # Pessimistic transactions (pessimistic.go, reference §2.7, §5.4)
+//
+// After SetPessimistic, the caller runs each statement at a fresh
+// for_update_ts (NewForUpdateTS), reads through ForUpdateView (a "current
+// read"), and locks what it read or will write with LockKeys before the
+// statement's writes count. LockKeys sends KvPessimisticLock region by
+// region, the primary's first; the server parks a request behind another
+// txn's lock (up to a second), after which the client resolves the holder
+// if it is dead and asks again within the caller's wait budget
+// (kv.ErrLockWaitTimeout past it). A write committed after for_update_ts
+// answers a PessimisticRetry write conflict: the caller re-runs the
+// statement at a newer for_update_ts. A wait cycle answers
+// kv.DeadlockError. Locks carry ManagedLockTTL plus the txn's age and are
+// kept alive by the ttlManager from the moment the primary is locked.
+// Commit prewrites the buffered writes (and Op_Lock for keys locked but
+// not written) with is_pessimistic_lock set for locked keys, so storage
+// requires those locks instead of checking for newer writes; Rollback,
+// and a Commit with nothing to write, release the locks.
 //
 // Lock order: Txn.mu, snapshot.mu, LockResolver.mu and statusCache.mu are
 // leaves; none is held across an RPC.
