@@ -63,6 +63,10 @@ func Open(dir string, o Options) (*Pebble, error) {
 		opts.Levels[i].FilterPolicy = bloom.FilterPolicy(10)
 	}
 	if o.Split != nil {
+		// The newest format keeps the values of a key's older versions in
+		// value blocks, out of the way of iteration, so stepping over
+		// versions does not page through their values.
+		opts.FormatMajorVersion = pebble.FormatNewest
 		if o.ComparerName == "" || o.ImmediateSuccessor == nil {
 			return nil, errors.New("engine: a Split needs a ComparerName and an ImmediateSuccessor")
 		}
