@@ -40,7 +40,7 @@ func (env *benchEnv) plan(b *testing.B, sql string, params []types.Datum) planne
 		b.Fatal(err)
 	}
 	expr.ParamMarkers(stmt)
-	p, err := planner.Build(&testCtx{is: env.cat.InfoSchema(), db: "test", params: params}, stmt)
+	p, err := planner.Build(&testCtx{IS: env.cat.InfoSchema(), DB: "test", Params: params}, stmt)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func (env *benchEnv) run(b *testing.B, p planner.Plan, params []types.Datum, com
 	if err != nil {
 		b.Fatal(err)
 	}
-	ectx := &Context{Eval: &testCtx{db: "test", params: params}, Txn: txn, Alloc: env.cat.Allocator(), Strict: true, Now: time.Unix(0, 0)}
+	ectx := &Context{Eval: &testCtx{DB: "test", Params: params}, Txn: txn, Alloc: env.cat.Allocator(), Strict: true, Now: time.Unix(0, 0)}
 	e, err := Build(ectx, p)
 	if err != nil {
 		b.Fatal(err)

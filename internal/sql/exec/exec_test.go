@@ -64,7 +64,7 @@ func runLine(t *testing.T, cat *catalog.Catalog, begin func(context.Context) (kv
 		return "parse error: " + err.Error() + "\n"
 	}
 	expr.ParamMarkers(stmt)
-	qc := &warnCtx{testCtx: testCtx{is: cat.InfoSchema(), db: "test"}}
+	qc := &warnCtx{testCtx: testCtx{IS: cat.InfoSchema(), DB: "test"}}
 	p, err := planner.Build(qc, stmt)
 	if err != nil {
 		return errText(err) + "\n"

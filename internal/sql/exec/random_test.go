@@ -197,7 +197,7 @@ func planOf(t *testing.T, cat *catalog.Catalog, sql string, tc *testCtx) planner
 
 func explain(t *testing.T, cat *catalog.Catalog, sql string) string {
 	var sb strings.Builder
-	for _, r := range planner.ExplainRows(planOf(t, cat, sql, &testCtx{is: cat.InfoSchema(), db: "test"})) {
+	for _, r := range planner.ExplainRows(planOf(t, cat, sql, &testCtx{IS: cat.InfoSchema(), DB: "test"})) {
 		sb.WriteString(strings.Join(r, " | ") + "\n")
 	}
 	return sb.String()
@@ -207,7 +207,7 @@ func explain(t *testing.T, cat *catalog.Catalog, sql string) string {
 func query(t *testing.T, cat *catalog.Catalog, begin func(context.Context) (kvTxn, error), sql string) []string {
 	t.Helper()
 	ctx := context.Background()
-	tc := &testCtx{is: cat.InfoSchema(), db: "test"}
+	tc := &testCtx{IS: cat.InfoSchema(), DB: "test"}
 	p := planOf(t, cat, sql, tc)
 	txn, err := begin(ctx)
 	if err != nil {

@@ -20,7 +20,7 @@ func TestReopen(t *testing.T) {
 	cat, begin := newTestCatalogBegin(t)
 	ddl(t, cat, "CREATE TABLE r (id INT PRIMARY KEY, k INT, c VARCHAR(10), KEY kk (k))")
 	ctx := context.Background()
-	tc := &testCtx{db: "test"}
+	tc := &testCtx{DB: "test"}
 	ectx := &Context{Eval: tc, Alloc: cat.Allocator(), Strict: true, Now: time.Unix(0, 0), ChunkSize: 2}
 	build := func(sql string, params ...types.Datum) Executor {
 		stmt, err := parser.New().ParseOneStmt(sql, "", "")
@@ -28,7 +28,7 @@ func TestReopen(t *testing.T) {
 			t.Fatal(err)
 		}
 		expr.ParamMarkers(stmt)
-		tc.is, tc.params = cat.InfoSchema(), params
+		tc.IS, tc.Params = cat.InfoSchema(), params
 		p, err := planner.Build(tc, stmt)
 		if err != nil {
 			t.Fatal(err)
@@ -45,7 +45,7 @@ func TestReopen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tc.params = params
+		tc.Params = params
 		ectx.Txn, ectx.AffectedRows = txn, 0
 		if err := e.Open(ctx); err != nil {
 			t.Fatal(err)

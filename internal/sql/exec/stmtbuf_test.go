@@ -28,7 +28,7 @@ func TestKeysToLock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		qc := &testCtx{is: cat.InfoSchema(), db: "test"}
+		qc := &testCtx{IS: cat.InfoSchema(), DB: "test"}
 		p, err := planner.Build(qc, stmt)
 		if err != nil {
 			t.Fatal(err)

@@ -21,9 +21,9 @@ func TestPlans(t *testing.T) {
 				ddl(t, cat, d.Input)
 				return ""
 			case "plan":
-				ctx := &testCtx{is: cat.InfoSchema(), db: "test"}
+				ctx := &testCtx{IS: cat.InfoSchema(), DB: "test"}
 				if d.HasArg("db") {
-					d.ScanArgs(t, "db", &ctx.db)
+					d.ScanArgs(t, "db", &ctx.DB)
 				}
 				var out strings.Builder
 				for _, line := range strings.Split(d.Input, "\n") {
