@@ -73,15 +73,6 @@ func (t *Txn) LockedKeys() int {
 	return len(t.pess.locked)
 }
 
-// IsLocked reports whether the txn holds a pessimistic lock on k.
-func (t *Txn) IsLocked(k kv.Key) bool {
-	if t.pess == nil {
-		return false
-	}
-	_, ok := t.pess.locked[string(k)]
-	return ok
-}
-
 // LockKeys takes pessimistic locks on keys at o.ForUpdateTS (reference
 // §2.7, §5.4). Keys already locked are skipped. Locks held by other txns
 // are waited for (server side, then resolved and asked again) within
