@@ -68,10 +68,14 @@ func (c *conn) column(q string) string {
 	return strings.Join(out, ",")
 }
 
-// async runs q on c from a goroutine and returns the channel of its error.
-func (c *conn) async(q string) <-chan error {
+// blocked runs q on c from a goroutine and returns the channel of its
+// error once SHOW PROCESSLIST (on admin) shows q still running: the
+// session is blocked in it.
+func (c *conn) blocked(admin *conn, q string) <-chan error {
+	c.t.Helper()
 	ch := make(chan error, 1)
 	go func() { ch <- c.try(q) }()
+	waitRunning(c.t, admin, q)
 	return ch
 }
 
@@ -133,8 +137,7 @@ func TestPessimisticTransactions(t *testing.T) {
 	c1.exec("BEGIN")
 	c1.exec("UPDATE d.t SET n = n + 1, k = k + 10 WHERE id = 1")
 	c2.exec("BEGIN")
-	second := c2.async("UPDATE d.t SET n = n + 1 WHERE id = 1 /* second */")
-	waitRunning(t, admin, "/* second */")
+	second := c2.blocked(admin, "UPDATE d.t SET n = n + 1 WHERE id = 1 /* second */")
 	c1.exec("COMMIT")
 	if err := <-second; err != nil {
 		t.Fatalf("waiting update: %v", err)
@@ -150,8 +153,7 @@ func TestPessimisticTransactions(t *testing.T) {
 	if got := c1.one("SELECT n FROM d.t WHERE id = 2 FOR UPDATE"); got != "0" {
 		t.Fatalf("for update read %s", got)
 	}
-	blocked := c2.async("UPDATE d.t SET n = 100 WHERE id = 2 /* autocommit */")
-	waitRunning(t, admin, "/* autocommit */")
+	blocked := c2.blocked(admin, "UPDATE d.t SET n = 100 WHERE id = 2 /* autocommit */")
 	c1.exec("UPDATE d.t SET n = n + 5 WHERE id = 2")
 	c1.exec("COMMIT")
 	if err := <-blocked; err != nil {
@@ -166,8 +168,7 @@ func TestPessimisticTransactions(t *testing.T) {
 	c2.exec("BEGIN")
 	c1.exec("UPDATE d.t SET n = 10 WHERE id = 1")
 	c2.exec("UPDATE d.t SET n = 20 WHERE id = 2")
-	waiting := c1.async("UPDATE d.t SET n = 10 WHERE id = 2 /* c1 waits */")
-	waitRunning(t, admin, "/* c1 waits */")
+	waiting := c1.blocked(admin, "UPDATE d.t SET n = 10 WHERE id = 2 /* c1 waits */")
 	if err := c2.try("UPDATE d.t SET n = 20 WHERE id = 1"); mysqlErrno(err) != 1213 {
 		t.Fatalf("closing the cycle: %v, want 1213", err)
 	}
@@ -200,8 +201,7 @@ func TestPessimisticTransactions(t *testing.T) {
 	// its COMMIT, and neither update is lost.
 	c1.exec("SET autocommit = 0")
 	c1.exec("UPDATE d.t SET n = n + 1 WHERE id = 1")
-	later := c2.async("UPDATE d.t SET n = n + 100 WHERE id = 1 /* after implicit */")
-	waitRunning(t, admin, "/* after implicit */")
+	later := c2.blocked(admin, "UPDATE d.t SET n = n + 100 WHERE id = 1 /* after implicit */")
 	c1.exec("COMMIT")
 	if err := <-later; err != nil {
 		t.Fatalf("update after the implicit transaction: %v", err)
@@ -216,8 +216,7 @@ func TestPessimisticTransactions(t *testing.T) {
 	// never meets a duplicate made by another transaction in between.
 	c1.exec("BEGIN")
 	c1.exec("DELETE FROM d.t WHERE id = 50")
-	ins := c2.async("INSERT INTO d.t VALUES (50, 0, 0) /* racing insert */")
-	waitRunning(t, admin, "/* racing insert */")
+	ins := c2.blocked(admin, "INSERT INTO d.t VALUES (50, 0, 0) /* racing insert */")
 	c1.exec("INSERT INTO d.t VALUES (50, 5, 5)")
 	c1.exec("COMMIT")
 	if err := <-ins; mysqlErrno(err) != 1062 {
