@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
@@ -320,5 +321,31 @@ func TestAsyncCommitFallbackResolved(t *testing.T) {
 	}
 	if cl.locked("p") || cl.locked("s") {
 		t.Fatal("locks left behind")
+	}
+}
+
+// A lock whose primary was never prewritten (its coordinator died between
+// the batches) is TxnNotFound until its TTL passes; the resolver must see
+// time move while it backs off, find the lock expired and roll the txn
+// back, instead of backing off with a stale clock until its budget ends.
+func TestResolveLockWithoutPrimaryExpires(t *testing.T) {
+	cl := newCluster(t)
+	advancing := func(ctx context.Context, d time.Duration) error {
+		cl.oracle.advance(uint64(d.Milliseconds()) + 1)
+		return ctx.Err()
+	}
+	c := cl.client(Options{Sleeper: advancing})
+	put(t, c, "s", "s0")
+	startTS := cl.oracle.now(t)
+	req := &kvrpcpb.PrewriteRequest{Context: cl.ctx(), PrimaryLock: []byte("p"), StartVersion: startTS, LockTtl: 100,
+		Mutations: []*kvrpcpb.Mutation{{Op: kvrpcpb.Op_Put, Key: []byte("s"), Value: []byte("s1")}}}
+	if resp, err := cl.store.KvPrewrite(context.Background(), req); err != nil || len(resp.Errors) > 0 {
+		t.Fatalf("prewrite of the secondary: %v %v", err, resp.GetErrors())
+	}
+	if got := get(t, begin(t, c), "s"); got != "s0" {
+		t.Fatalf("s = %q, want the committed s0", got)
+	}
+	if cl.locked("s") {
+		t.Fatal("the orphan lock is still there")
 	}
 }

@@ -129,6 +129,14 @@ func (r *LockResolver) statusFromLock(bo *locate.Backoffer, lock *kv.LockInfo, c
 			if err := bo.Backoff(locate.BoTxnNotFound, cause); err != nil {
 				return TxnStatus{}, err
 			}
+			// Time moved on while backing off: a lock whose primary
+			// never shows up must be found expired once its TTL passes,
+			// and rolled back then (reference §5.3 step 3).
+			ts, err := r.c.oracle.GetTimestamp(bo.Context())
+			if err != nil {
+				return TxnStatus{}, err
+			}
+			currentTS = ts
 		}
 	}
 }
