@@ -51,6 +51,10 @@ var (
 	ErrDeadlock = errors.New("kv: deadlock")
 	// ErrLockWaitTimeout: pessimistic lock wait exceeded its budget.
 	ErrLockWaitTimeout = errors.New("kv: lock wait timeout")
+	// ErrPessimisticLockNotFound: a pessimistic txn's prewrite found its
+	// lock gone (rolled back by a resolver, or lost in a crash) and the
+	// key written since: the transaction is aborted.
+	ErrPessimisticLockNotFound = errors.New("kv: pessimistic lock not found")
 )
 
 // LockedError reports a blocking lock.

@@ -174,9 +174,10 @@ func isExpectedFailure(err error, faults bool) bool {
 		return false
 	}
 	// A lock wait timeout: locks of transfers cut short by the fault wait
-	// for their TTL before anyone may roll them back.
+	// for their TTL before anyone may roll them back. A lost pessimistic
+	// lock (written without fsync) aborts its transfer at prewrite.
 	return errors.Is(err, kv.ErrResultUndetermined) || errors.Is(err, kv.ErrRegionUnavailable) ||
-		errors.Is(err, kv.ErrLockWaitTimeout) ||
+		errors.Is(err, kv.ErrLockWaitTimeout) || errors.Is(err, kv.ErrPessimisticLockNotFound) ||
 		errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "unreachable")
 }
 

@@ -172,7 +172,7 @@ func (e *remoteError) Is(target error) bool { return e.sentinel != nil && target
 // sentinelOf recovers the identity of an abort message from the sentinel
 // text it starts with.
 func sentinelOf(msg string) error {
-	for _, s := range []error{kv.ErrInvalidKey, kv.ErrInvalidRange, kv.ErrInvalidArgument, kv.ErrNotSupported, kv.ErrTxnTooLarge} {
+	for _, s := range []error{kv.ErrInvalidKey, kv.ErrInvalidRange, kv.ErrInvalidArgument, kv.ErrNotSupported, kv.ErrTxnTooLarge, kv.ErrPessimisticLockNotFound} {
 		if len(msg) >= len(s.Error()) && msg[:len(s.Error())] == s.Error() {
 			return s
 		}

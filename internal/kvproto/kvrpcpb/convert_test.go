@@ -2,6 +2,7 @@ package kvrpcpb
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/strata-db/strata/internal/kv"
@@ -26,6 +27,8 @@ func TestKeyErrorRoundTrip(t *testing.T) {
 		{kv.ValidateRange([]byte("b"), []byte("a")), kv.ErrInvalidRange},
 		{kv.InvalidArgumentf("no mutations"), kv.ErrInvalidArgument},
 		{kv.ErrNotSupported, kv.ErrNotSupported},
+		{&kv.DeadlockError{LockTS: 3, LockKey: []byte("k")}, kv.ErrDeadlock},
+		{fmt.Errorf("%w: key=\"k\"", kv.ErrPessimisticLockNotFound), kv.ErrPessimisticLockNotFound},
 	}
 	for _, c := range cases {
 		got := KeyErrorFrom(c.err).Err()

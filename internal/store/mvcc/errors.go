@@ -51,5 +51,10 @@ type PessimisticLockNotFoundError struct {
 }
 
 func (e *PessimisticLockNotFoundError) Error() string {
-	return fmt.Sprintf("mvcc: pessimistic lock not found: key=%q start_ts=%d", e.Key, e.StartTS)
+	return fmt.Sprintf("%v: key=%q start_ts=%d", kv.ErrPessimisticLockNotFound, e.Key, e.StartTS)
+}
+
+// Is makes errors.Is(err, kv.ErrPessimisticLockNotFound) true.
+func (e *PessimisticLockNotFoundError) Is(target error) bool {
+	return target == kv.ErrPessimisticLockNotFound
 }
