@@ -28,6 +28,58 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+type PeerRole int32
+
+const (
+	PeerRole_Voter         PeerRole = 0
+	PeerRole_Learner       PeerRole = 1
+	PeerRole_IncomingVoter PeerRole = 2 // joint consensus: voter in the incoming config only
+	PeerRole_DemotingVoter PeerRole = 3 // joint consensus: voter in the outgoing config only
+)
+
+// Enum value maps for PeerRole.
+var (
+	PeerRole_name = map[int32]string{
+		0: "Voter",
+		1: "Learner",
+		2: "IncomingVoter",
+		3: "DemotingVoter",
+	}
+	PeerRole_value = map[string]int32{
+		"Voter":         0,
+		"Learner":       1,
+		"IncomingVoter": 2,
+		"DemotingVoter": 3,
+	}
+)
+
+func (x PeerRole) Enum() *PeerRole {
+	p := new(PeerRole)
+	*p = x
+	return p
+}
+
+func (x PeerRole) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PeerRole) Descriptor() protoreflect.EnumDescriptor {
+	return file_kvrpcpb_proto_enumTypes[0].Descriptor()
+}
+
+func (PeerRole) Type() protoreflect.EnumType {
+	return &file_kvrpcpb_proto_enumTypes[0]
+}
+
+func (x PeerRole) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use PeerRole.Descriptor instead.
+func (PeerRole) EnumDescriptor() ([]byte, []int) {
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{0}
+}
+
 type Op int32
 
 const (
@@ -73,11 +125,11 @@ func (x Op) String() string {
 }
 
 func (Op) Descriptor() protoreflect.EnumDescriptor {
-	return file_kvrpcpb_proto_enumTypes[0].Descriptor()
+	return file_kvrpcpb_proto_enumTypes[1].Descriptor()
 }
 
 func (Op) Type() protoreflect.EnumType {
-	return &file_kvrpcpb_proto_enumTypes[0]
+	return &file_kvrpcpb_proto_enumTypes[1]
 }
 
 func (x Op) Number() protoreflect.EnumNumber {
@@ -86,7 +138,7 @@ func (x Op) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Op.Descriptor instead.
 func (Op) EnumDescriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{0}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{1}
 }
 
 type WriteConflictReason int32
@@ -131,11 +183,11 @@ func (x WriteConflictReason) String() string {
 }
 
 func (WriteConflictReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_kvrpcpb_proto_enumTypes[1].Descriptor()
+	return file_kvrpcpb_proto_enumTypes[2].Descriptor()
 }
 
 func (WriteConflictReason) Type() protoreflect.EnumType {
-	return &file_kvrpcpb_proto_enumTypes[1]
+	return &file_kvrpcpb_proto_enumTypes[2]
 }
 
 func (x WriteConflictReason) Number() protoreflect.EnumNumber {
@@ -144,7 +196,7 @@ func (x WriteConflictReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use WriteConflictReason.Descriptor instead.
 func (WriteConflictReason) EnumDescriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{1}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{2}
 }
 
 type IsolationLevel int32
@@ -177,11 +229,11 @@ func (x IsolationLevel) String() string {
 }
 
 func (IsolationLevel) Descriptor() protoreflect.EnumDescriptor {
-	return file_kvrpcpb_proto_enumTypes[2].Descriptor()
+	return file_kvrpcpb_proto_enumTypes[3].Descriptor()
 }
 
 func (IsolationLevel) Type() protoreflect.EnumType {
-	return &file_kvrpcpb_proto_enumTypes[2]
+	return &file_kvrpcpb_proto_enumTypes[3]
 }
 
 func (x IsolationLevel) Number() protoreflect.EnumNumber {
@@ -190,7 +242,7 @@ func (x IsolationLevel) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use IsolationLevel.Descriptor instead.
 func (IsolationLevel) EnumDescriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{2}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{3}
 }
 
 type Action int32
@@ -235,11 +287,11 @@ func (x Action) String() string {
 }
 
 func (Action) Descriptor() protoreflect.EnumDescriptor {
-	return file_kvrpcpb_proto_enumTypes[3].Descriptor()
+	return file_kvrpcpb_proto_enumTypes[4].Descriptor()
 }
 
 func (Action) Type() protoreflect.EnumType {
-	return &file_kvrpcpb_proto_enumTypes[3]
+	return &file_kvrpcpb_proto_enumTypes[4]
 }
 
 func (x Action) Number() protoreflect.EnumNumber {
@@ -248,7 +300,7 @@ func (x Action) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Action.Descriptor instead.
 func (Action) EnumDescriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{3}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{4}
 }
 
 type RegionEpoch struct {
@@ -305,8 +357,9 @@ func (x *RegionEpoch) GetVersion() uint64 {
 
 type Peer struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
-	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	Id            uint64                 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"` // raft node id, unique forever (never reused)
 	StoreId       uint64                 `protobuf:"varint,2,opt,name=store_id,json=storeId,proto3" json:"store_id,omitempty"`
+	Role          PeerRole               `protobuf:"varint,3,opt,name=role,proto3,enum=kvrpcpb.PeerRole" json:"role,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -353,6 +406,13 @@ func (x *Peer) GetStoreId() uint64 {
 		return x.StoreId
 	}
 	return 0
+}
+
+func (x *Peer) GetRole() PeerRole {
+	if x != nil {
+		return x.Role
+	}
+	return PeerRole_Voter
 }
 
 type Region struct {
@@ -727,6 +787,149 @@ func (*MaxTimestampNotSynced) Descriptor() ([]byte, []int) {
 	return file_kvrpcpb_proto_rawDescGZIP(), []int{8}
 }
 
+// StaleCommand: the proposal was overtaken by a leader change and
+// certainly not applied; resend.
+type StaleCommand struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StaleCommand) Reset() {
+	*x = StaleCommand{}
+	mi := &file_kvrpcpb_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StaleCommand) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StaleCommand) ProtoMessage() {}
+
+func (x *StaleCommand) ProtoReflect() protoreflect.Message {
+	mi := &file_kvrpcpb_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StaleCommand.ProtoReflect.Descriptor instead.
+func (*StaleCommand) Descriptor() ([]byte, []int) {
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{9}
+}
+
+type StoreNotMatch struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	RequestStoreId uint64                 `protobuf:"varint,1,opt,name=request_store_id,json=requestStoreId,proto3" json:"request_store_id,omitempty"`
+	ActualStoreId  uint64                 `protobuf:"varint,2,opt,name=actual_store_id,json=actualStoreId,proto3" json:"actual_store_id,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *StoreNotMatch) Reset() {
+	*x = StoreNotMatch{}
+	mi := &file_kvrpcpb_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StoreNotMatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StoreNotMatch) ProtoMessage() {}
+
+func (x *StoreNotMatch) ProtoReflect() protoreflect.Message {
+	mi := &file_kvrpcpb_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StoreNotMatch.ProtoReflect.Descriptor instead.
+func (*StoreNotMatch) Descriptor() ([]byte, []int) {
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *StoreNotMatch) GetRequestStoreId() uint64 {
+	if x != nil {
+		return x.RequestStoreId
+	}
+	return 0
+}
+
+func (x *StoreNotMatch) GetActualStoreId() uint64 {
+	if x != nil {
+		return x.ActualStoreId
+	}
+	return 0
+}
+
+// RaftEntryTooLarge: the write does not fit in one raft entry.
+type RaftEntryTooLarge struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RegionId      uint64                 `protobuf:"varint,1,opt,name=region_id,json=regionId,proto3" json:"region_id,omitempty"`
+	EntrySize     uint64                 `protobuf:"varint,2,opt,name=entry_size,json=entrySize,proto3" json:"entry_size,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RaftEntryTooLarge) Reset() {
+	*x = RaftEntryTooLarge{}
+	mi := &file_kvrpcpb_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RaftEntryTooLarge) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RaftEntryTooLarge) ProtoMessage() {}
+
+func (x *RaftEntryTooLarge) ProtoReflect() protoreflect.Message {
+	mi := &file_kvrpcpb_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RaftEntryTooLarge.ProtoReflect.Descriptor instead.
+func (*RaftEntryTooLarge) Descriptor() ([]byte, []int) {
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *RaftEntryTooLarge) GetRegionId() uint64 {
+	if x != nil {
+		return x.RegionId
+	}
+	return 0
+}
+
+func (x *RaftEntryTooLarge) GetEntrySize() uint64 {
+	if x != nil {
+		return x.EntrySize
+	}
+	return 0
+}
+
 // RegionError tells the client to re-route or back off and resend; it never
 // reaches the SQL user while the cluster has a quorum.
 type RegionError struct {
@@ -738,13 +941,16 @@ type RegionError struct {
 	KeyNotInRegion        *KeyNotInRegion        `protobuf:"bytes,5,opt,name=key_not_in_region,json=keyNotInRegion,proto3" json:"key_not_in_region,omitempty"`
 	ServerIsBusy          *ServerIsBusy          `protobuf:"bytes,6,opt,name=server_is_busy,json=serverIsBusy,proto3" json:"server_is_busy,omitempty"`
 	MaxTimestampNotSynced *MaxTimestampNotSynced `protobuf:"bytes,7,opt,name=max_timestamp_not_synced,json=maxTimestampNotSynced,proto3" json:"max_timestamp_not_synced,omitempty"`
+	StaleCommand          *StaleCommand          `protobuf:"bytes,8,opt,name=stale_command,json=staleCommand,proto3" json:"stale_command,omitempty"`
+	StoreNotMatch         *StoreNotMatch         `protobuf:"bytes,9,opt,name=store_not_match,json=storeNotMatch,proto3" json:"store_not_match,omitempty"`
+	RaftEntryTooLarge     *RaftEntryTooLarge     `protobuf:"bytes,10,opt,name=raft_entry_too_large,json=raftEntryTooLarge,proto3" json:"raft_entry_too_large,omitempty"`
 	unknownFields         protoimpl.UnknownFields
 	sizeCache             protoimpl.SizeCache
 }
 
 func (x *RegionError) Reset() {
 	*x = RegionError{}
-	mi := &file_kvrpcpb_proto_msgTypes[9]
+	mi := &file_kvrpcpb_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -756,7 +962,7 @@ func (x *RegionError) String() string {
 func (*RegionError) ProtoMessage() {}
 
 func (x *RegionError) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[9]
+	mi := &file_kvrpcpb_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -769,7 +975,7 @@ func (x *RegionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegionError.ProtoReflect.Descriptor instead.
 func (*RegionError) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{9}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *RegionError) GetMessage() string {
@@ -821,6 +1027,27 @@ func (x *RegionError) GetMaxTimestampNotSynced() *MaxTimestampNotSynced {
 	return nil
 }
 
+func (x *RegionError) GetStaleCommand() *StaleCommand {
+	if x != nil {
+		return x.StaleCommand
+	}
+	return nil
+}
+
+func (x *RegionError) GetStoreNotMatch() *StoreNotMatch {
+	if x != nil {
+		return x.StoreNotMatch
+	}
+	return nil
+}
+
+func (x *RegionError) GetRaftEntryTooLarge() *RaftEntryTooLarge {
+	if x != nil {
+		return x.RaftEntryTooLarge
+	}
+	return nil
+}
+
 type LockInfo struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	PrimaryLock     []byte                 `protobuf:"bytes,1,opt,name=primary_lock,json=primaryLock,proto3" json:"primary_lock,omitempty"`
@@ -839,7 +1066,7 @@ type LockInfo struct {
 
 func (x *LockInfo) Reset() {
 	*x = LockInfo{}
-	mi := &file_kvrpcpb_proto_msgTypes[10]
+	mi := &file_kvrpcpb_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -851,7 +1078,7 @@ func (x *LockInfo) String() string {
 func (*LockInfo) ProtoMessage() {}
 
 func (x *LockInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[10]
+	mi := &file_kvrpcpb_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -864,7 +1091,7 @@ func (x *LockInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LockInfo.ProtoReflect.Descriptor instead.
 func (*LockInfo) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{10}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *LockInfo) GetPrimaryLock() []byte {
@@ -951,7 +1178,7 @@ type WriteConflict struct {
 
 func (x *WriteConflict) Reset() {
 	*x = WriteConflict{}
-	mi := &file_kvrpcpb_proto_msgTypes[11]
+	mi := &file_kvrpcpb_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -963,7 +1190,7 @@ func (x *WriteConflict) String() string {
 func (*WriteConflict) ProtoMessage() {}
 
 func (x *WriteConflict) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[11]
+	mi := &file_kvrpcpb_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -976,7 +1203,7 @@ func (x *WriteConflict) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WriteConflict.ProtoReflect.Descriptor instead.
 func (*WriteConflict) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{11}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *WriteConflict) GetStartTs() uint64 {
@@ -1030,7 +1257,7 @@ type AlreadyExist struct {
 
 func (x *AlreadyExist) Reset() {
 	*x = AlreadyExist{}
-	mi := &file_kvrpcpb_proto_msgTypes[12]
+	mi := &file_kvrpcpb_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1042,7 +1269,7 @@ func (x *AlreadyExist) String() string {
 func (*AlreadyExist) ProtoMessage() {}
 
 func (x *AlreadyExist) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[12]
+	mi := &file_kvrpcpb_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1055,7 +1282,7 @@ func (x *AlreadyExist) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlreadyExist.ProtoReflect.Descriptor instead.
 func (*AlreadyExist) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{12}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *AlreadyExist) GetKey() []byte {
@@ -1075,7 +1302,7 @@ type TxnNotFound struct {
 
 func (x *TxnNotFound) Reset() {
 	*x = TxnNotFound{}
-	mi := &file_kvrpcpb_proto_msgTypes[13]
+	mi := &file_kvrpcpb_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1087,7 +1314,7 @@ func (x *TxnNotFound) String() string {
 func (*TxnNotFound) ProtoMessage() {}
 
 func (x *TxnNotFound) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[13]
+	mi := &file_kvrpcpb_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1100,7 +1327,7 @@ func (x *TxnNotFound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TxnNotFound.ProtoReflect.Descriptor instead.
 func (*TxnNotFound) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{13}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *TxnNotFound) GetStartTs() uint64 {
@@ -1129,7 +1356,7 @@ type CommitTsExpired struct {
 
 func (x *CommitTsExpired) Reset() {
 	*x = CommitTsExpired{}
-	mi := &file_kvrpcpb_proto_msgTypes[14]
+	mi := &file_kvrpcpb_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1141,7 +1368,7 @@ func (x *CommitTsExpired) String() string {
 func (*CommitTsExpired) ProtoMessage() {}
 
 func (x *CommitTsExpired) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[14]
+	mi := &file_kvrpcpb_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1154,7 +1381,7 @@ func (x *CommitTsExpired) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitTsExpired.ProtoReflect.Descriptor instead.
 func (*CommitTsExpired) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{14}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CommitTsExpired) GetStartTs() uint64 {
@@ -1194,7 +1421,7 @@ type TxnLockNotFound struct {
 
 func (x *TxnLockNotFound) Reset() {
 	*x = TxnLockNotFound{}
-	mi := &file_kvrpcpb_proto_msgTypes[15]
+	mi := &file_kvrpcpb_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1206,7 +1433,7 @@ func (x *TxnLockNotFound) String() string {
 func (*TxnLockNotFound) ProtoMessage() {}
 
 func (x *TxnLockNotFound) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[15]
+	mi := &file_kvrpcpb_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1219,7 +1446,7 @@ func (x *TxnLockNotFound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TxnLockNotFound.ProtoReflect.Descriptor instead.
 func (*TxnLockNotFound) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{15}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *TxnLockNotFound) GetKey() []byte {
@@ -1238,7 +1465,7 @@ type CommitTsTooLarge struct {
 
 func (x *CommitTsTooLarge) Reset() {
 	*x = CommitTsTooLarge{}
-	mi := &file_kvrpcpb_proto_msgTypes[16]
+	mi := &file_kvrpcpb_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1250,7 +1477,7 @@ func (x *CommitTsTooLarge) String() string {
 func (*CommitTsTooLarge) ProtoMessage() {}
 
 func (x *CommitTsTooLarge) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[16]
+	mi := &file_kvrpcpb_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1263,7 +1490,7 @@ func (x *CommitTsTooLarge) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitTsTooLarge.ProtoReflect.Descriptor instead.
 func (*CommitTsTooLarge) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{16}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CommitTsTooLarge) GetCommitTs() uint64 {
@@ -1283,7 +1510,7 @@ type InvalidTxnTso struct {
 
 func (x *InvalidTxnTso) Reset() {
 	*x = InvalidTxnTso{}
-	mi := &file_kvrpcpb_proto_msgTypes[17]
+	mi := &file_kvrpcpb_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1295,7 +1522,7 @@ func (x *InvalidTxnTso) String() string {
 func (*InvalidTxnTso) ProtoMessage() {}
 
 func (x *InvalidTxnTso) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[17]
+	mi := &file_kvrpcpb_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1308,7 +1535,7 @@ func (x *InvalidTxnTso) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidTxnTso.ProtoReflect.Descriptor instead.
 func (*InvalidTxnTso) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{17}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *InvalidTxnTso) GetStartTs() uint64 {
@@ -1336,7 +1563,7 @@ type Deadlock struct {
 
 func (x *Deadlock) Reset() {
 	*x = Deadlock{}
-	mi := &file_kvrpcpb_proto_msgTypes[18]
+	mi := &file_kvrpcpb_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1348,7 +1575,7 @@ func (x *Deadlock) String() string {
 func (*Deadlock) ProtoMessage() {}
 
 func (x *Deadlock) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[18]
+	mi := &file_kvrpcpb_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1361,7 +1588,7 @@ func (x *Deadlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deadlock.ProtoReflect.Descriptor instead.
 func (*Deadlock) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{18}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Deadlock) GetLockTs() uint64 {
@@ -1406,7 +1633,7 @@ type KeyError struct {
 
 func (x *KeyError) Reset() {
 	*x = KeyError{}
-	mi := &file_kvrpcpb_proto_msgTypes[19]
+	mi := &file_kvrpcpb_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1418,7 +1645,7 @@ func (x *KeyError) String() string {
 func (*KeyError) ProtoMessage() {}
 
 func (x *KeyError) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[19]
+	mi := &file_kvrpcpb_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1431,7 +1658,7 @@ func (x *KeyError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyError.ProtoReflect.Descriptor instead.
 func (*KeyError) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{19}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *KeyError) GetLocked() *LockInfo {
@@ -1532,7 +1759,7 @@ type Context struct {
 
 func (x *Context) Reset() {
 	*x = Context{}
-	mi := &file_kvrpcpb_proto_msgTypes[20]
+	mi := &file_kvrpcpb_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1544,7 +1771,7 @@ func (x *Context) String() string {
 func (*Context) ProtoMessage() {}
 
 func (x *Context) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[20]
+	mi := &file_kvrpcpb_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1557,7 +1784,7 @@ func (x *Context) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Context.ProtoReflect.Descriptor instead.
 func (*Context) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{20}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Context) GetRegionId() uint64 {
@@ -1627,7 +1854,7 @@ type GetRequest struct {
 
 func (x *GetRequest) Reset() {
 	*x = GetRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[21]
+	mi := &file_kvrpcpb_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1639,7 +1866,7 @@ func (x *GetRequest) String() string {
 func (*GetRequest) ProtoMessage() {}
 
 func (x *GetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[21]
+	mi := &file_kvrpcpb_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1652,7 +1879,7 @@ func (x *GetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRequest.ProtoReflect.Descriptor instead.
 func (*GetRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{21}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *GetRequest) GetContext() *Context {
@@ -1688,7 +1915,7 @@ type GetResponse struct {
 
 func (x *GetResponse) Reset() {
 	*x = GetResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[22]
+	mi := &file_kvrpcpb_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1700,7 +1927,7 @@ func (x *GetResponse) String() string {
 func (*GetResponse) ProtoMessage() {}
 
 func (x *GetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[22]
+	mi := &file_kvrpcpb_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1713,7 +1940,7 @@ func (x *GetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetResponse.ProtoReflect.Descriptor instead.
 func (*GetResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{22}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetResponse) GetRegionError() *RegionError {
@@ -1755,7 +1982,7 @@ type BatchGetRequest struct {
 
 func (x *BatchGetRequest) Reset() {
 	*x = BatchGetRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[23]
+	mi := &file_kvrpcpb_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1767,7 +1994,7 @@ func (x *BatchGetRequest) String() string {
 func (*BatchGetRequest) ProtoMessage() {}
 
 func (x *BatchGetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[23]
+	mi := &file_kvrpcpb_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1780,7 +2007,7 @@ func (x *BatchGetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchGetRequest.ProtoReflect.Descriptor instead.
 func (*BatchGetRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{23}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *BatchGetRequest) GetContext() *Context {
@@ -1815,7 +2042,7 @@ type KvPair struct {
 
 func (x *KvPair) Reset() {
 	*x = KvPair{}
-	mi := &file_kvrpcpb_proto_msgTypes[24]
+	mi := &file_kvrpcpb_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1827,7 +2054,7 @@ func (x *KvPair) String() string {
 func (*KvPair) ProtoMessage() {}
 
 func (x *KvPair) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[24]
+	mi := &file_kvrpcpb_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1840,7 +2067,7 @@ func (x *KvPair) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KvPair.ProtoReflect.Descriptor instead.
 func (*KvPair) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{24}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *KvPair) GetError() *KeyError {
@@ -1875,7 +2102,7 @@ type BatchGetResponse struct {
 
 func (x *BatchGetResponse) Reset() {
 	*x = BatchGetResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[25]
+	mi := &file_kvrpcpb_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1887,7 +2114,7 @@ func (x *BatchGetResponse) String() string {
 func (*BatchGetResponse) ProtoMessage() {}
 
 func (x *BatchGetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[25]
+	mi := &file_kvrpcpb_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1900,7 +2127,7 @@ func (x *BatchGetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchGetResponse.ProtoReflect.Descriptor instead.
 func (*BatchGetResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{25}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *BatchGetResponse) GetRegionError() *RegionError {
@@ -1939,7 +2166,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[26]
+	mi := &file_kvrpcpb_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1951,7 +2178,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[26]
+	mi := &file_kvrpcpb_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1964,7 +2191,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{26}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ScanRequest) GetContext() *Context {
@@ -2027,7 +2254,7 @@ type ScanResponse struct {
 
 func (x *ScanResponse) Reset() {
 	*x = ScanResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[27]
+	mi := &file_kvrpcpb_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2039,7 +2266,7 @@ func (x *ScanResponse) String() string {
 func (*ScanResponse) ProtoMessage() {}
 
 func (x *ScanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[27]
+	mi := &file_kvrpcpb_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2052,7 +2279,7 @@ func (x *ScanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanResponse.ProtoReflect.Descriptor instead.
 func (*ScanResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{27}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ScanResponse) GetRegionError() *RegionError {
@@ -2087,7 +2314,7 @@ type Mutation struct {
 
 func (x *Mutation) Reset() {
 	*x = Mutation{}
-	mi := &file_kvrpcpb_proto_msgTypes[28]
+	mi := &file_kvrpcpb_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2099,7 +2326,7 @@ func (x *Mutation) String() string {
 func (*Mutation) ProtoMessage() {}
 
 func (x *Mutation) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[28]
+	mi := &file_kvrpcpb_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2112,7 +2339,7 @@ func (x *Mutation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Mutation.ProtoReflect.Descriptor instead.
 func (*Mutation) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{28}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Mutation) GetOp() Op {
@@ -2160,7 +2387,7 @@ type PrewriteRequest struct {
 
 func (x *PrewriteRequest) Reset() {
 	*x = PrewriteRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[29]
+	mi := &file_kvrpcpb_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2172,7 +2399,7 @@ func (x *PrewriteRequest) String() string {
 func (*PrewriteRequest) ProtoMessage() {}
 
 func (x *PrewriteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[29]
+	mi := &file_kvrpcpb_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2185,7 +2412,7 @@ func (x *PrewriteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrewriteRequest.ProtoReflect.Descriptor instead.
 func (*PrewriteRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{29}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *PrewriteRequest) GetContext() *Context {
@@ -2298,7 +2525,7 @@ type PrewriteResponse struct {
 
 func (x *PrewriteResponse) Reset() {
 	*x = PrewriteResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[30]
+	mi := &file_kvrpcpb_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2310,7 +2537,7 @@ func (x *PrewriteResponse) String() string {
 func (*PrewriteResponse) ProtoMessage() {}
 
 func (x *PrewriteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[30]
+	mi := &file_kvrpcpb_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2323,7 +2550,7 @@ func (x *PrewriteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrewriteResponse.ProtoReflect.Descriptor instead.
 func (*PrewriteResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{30}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *PrewriteResponse) GetRegionError() *RegionError {
@@ -2366,7 +2593,7 @@ type CommitRequest struct {
 
 func (x *CommitRequest) Reset() {
 	*x = CommitRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[31]
+	mi := &file_kvrpcpb_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2378,7 +2605,7 @@ func (x *CommitRequest) String() string {
 func (*CommitRequest) ProtoMessage() {}
 
 func (x *CommitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[31]
+	mi := &file_kvrpcpb_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2391,7 +2618,7 @@ func (x *CommitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitRequest.ProtoReflect.Descriptor instead.
 func (*CommitRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{31}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *CommitRequest) GetContext() *Context {
@@ -2433,7 +2660,7 @@ type CommitResponse struct {
 
 func (x *CommitResponse) Reset() {
 	*x = CommitResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[32]
+	mi := &file_kvrpcpb_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2445,7 +2672,7 @@ func (x *CommitResponse) String() string {
 func (*CommitResponse) ProtoMessage() {}
 
 func (x *CommitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[32]
+	mi := &file_kvrpcpb_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2458,7 +2685,7 @@ func (x *CommitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitResponse.ProtoReflect.Descriptor instead.
 func (*CommitResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{32}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CommitResponse) GetRegionError() *RegionError {
@@ -2493,7 +2720,7 @@ type BatchRollbackRequest struct {
 
 func (x *BatchRollbackRequest) Reset() {
 	*x = BatchRollbackRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[33]
+	mi := &file_kvrpcpb_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2505,7 +2732,7 @@ func (x *BatchRollbackRequest) String() string {
 func (*BatchRollbackRequest) ProtoMessage() {}
 
 func (x *BatchRollbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[33]
+	mi := &file_kvrpcpb_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2518,7 +2745,7 @@ func (x *BatchRollbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchRollbackRequest.ProtoReflect.Descriptor instead.
 func (*BatchRollbackRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{33}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *BatchRollbackRequest) GetContext() *Context {
@@ -2552,7 +2779,7 @@ type BatchRollbackResponse struct {
 
 func (x *BatchRollbackResponse) Reset() {
 	*x = BatchRollbackResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[34]
+	mi := &file_kvrpcpb_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2564,7 +2791,7 @@ func (x *BatchRollbackResponse) String() string {
 func (*BatchRollbackResponse) ProtoMessage() {}
 
 func (x *BatchRollbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[34]
+	mi := &file_kvrpcpb_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2577,7 +2804,7 @@ func (x *BatchRollbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchRollbackResponse.ProtoReflect.Descriptor instead.
 func (*BatchRollbackResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{34}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *BatchRollbackResponse) GetRegionError() *RegionError {
@@ -2606,7 +2833,7 @@ type CleanupRequest struct {
 
 func (x *CleanupRequest) Reset() {
 	*x = CleanupRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[35]
+	mi := &file_kvrpcpb_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2618,7 +2845,7 @@ func (x *CleanupRequest) String() string {
 func (*CleanupRequest) ProtoMessage() {}
 
 func (x *CleanupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[35]
+	mi := &file_kvrpcpb_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2631,7 +2858,7 @@ func (x *CleanupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CleanupRequest.ProtoReflect.Descriptor instead.
 func (*CleanupRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{35}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CleanupRequest) GetContext() *Context {
@@ -2673,7 +2900,7 @@ type CleanupResponse struct {
 
 func (x *CleanupResponse) Reset() {
 	*x = CleanupResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[36]
+	mi := &file_kvrpcpb_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2685,7 +2912,7 @@ func (x *CleanupResponse) String() string {
 func (*CleanupResponse) ProtoMessage() {}
 
 func (x *CleanupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[36]
+	mi := &file_kvrpcpb_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2698,7 +2925,7 @@ func (x *CleanupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CleanupResponse.ProtoReflect.Descriptor instead.
 func (*CleanupResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{36}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CleanupResponse) GetRegionError() *RegionError {
@@ -2738,7 +2965,7 @@ type CheckTxnStatusRequest struct {
 
 func (x *CheckTxnStatusRequest) Reset() {
 	*x = CheckTxnStatusRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[37]
+	mi := &file_kvrpcpb_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2750,7 +2977,7 @@ func (x *CheckTxnStatusRequest) String() string {
 func (*CheckTxnStatusRequest) ProtoMessage() {}
 
 func (x *CheckTxnStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[37]
+	mi := &file_kvrpcpb_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2763,7 +2990,7 @@ func (x *CheckTxnStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckTxnStatusRequest.ProtoReflect.Descriptor instead.
 func (*CheckTxnStatusRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{37}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *CheckTxnStatusRequest) GetContext() *Context {
@@ -2838,7 +3065,7 @@ type CheckTxnStatusResponse struct {
 
 func (x *CheckTxnStatusResponse) Reset() {
 	*x = CheckTxnStatusResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[38]
+	mi := &file_kvrpcpb_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2850,7 +3077,7 @@ func (x *CheckTxnStatusResponse) String() string {
 func (*CheckTxnStatusResponse) ProtoMessage() {}
 
 func (x *CheckTxnStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[38]
+	mi := &file_kvrpcpb_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2863,7 +3090,7 @@ func (x *CheckTxnStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckTxnStatusResponse.ProtoReflect.Descriptor instead.
 func (*CheckTxnStatusResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{38}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CheckTxnStatusResponse) GetRegionError() *RegionError {
@@ -2919,7 +3146,7 @@ type CheckSecondaryLocksRequest struct {
 
 func (x *CheckSecondaryLocksRequest) Reset() {
 	*x = CheckSecondaryLocksRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[39]
+	mi := &file_kvrpcpb_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2931,7 +3158,7 @@ func (x *CheckSecondaryLocksRequest) String() string {
 func (*CheckSecondaryLocksRequest) ProtoMessage() {}
 
 func (x *CheckSecondaryLocksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[39]
+	mi := &file_kvrpcpb_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2944,7 +3171,7 @@ func (x *CheckSecondaryLocksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckSecondaryLocksRequest.ProtoReflect.Descriptor instead.
 func (*CheckSecondaryLocksRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{39}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *CheckSecondaryLocksRequest) GetContext() *Context {
@@ -2980,7 +3207,7 @@ type CheckSecondaryLocksResponse struct {
 
 func (x *CheckSecondaryLocksResponse) Reset() {
 	*x = CheckSecondaryLocksResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[40]
+	mi := &file_kvrpcpb_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2992,7 +3219,7 @@ func (x *CheckSecondaryLocksResponse) String() string {
 func (*CheckSecondaryLocksResponse) ProtoMessage() {}
 
 func (x *CheckSecondaryLocksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[40]
+	mi := &file_kvrpcpb_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3005,7 +3232,7 @@ func (x *CheckSecondaryLocksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckSecondaryLocksResponse.ProtoReflect.Descriptor instead.
 func (*CheckSecondaryLocksResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{40}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *CheckSecondaryLocksResponse) GetRegionError() *RegionError {
@@ -3048,7 +3275,7 @@ type ResolveLockRequest struct {
 
 func (x *ResolveLockRequest) Reset() {
 	*x = ResolveLockRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[41]
+	mi := &file_kvrpcpb_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3060,7 +3287,7 @@ func (x *ResolveLockRequest) String() string {
 func (*ResolveLockRequest) ProtoMessage() {}
 
 func (x *ResolveLockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[41]
+	mi := &file_kvrpcpb_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3073,7 +3300,7 @@ func (x *ResolveLockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveLockRequest.ProtoReflect.Descriptor instead.
 func (*ResolveLockRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{41}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ResolveLockRequest) GetContext() *Context {
@@ -3114,7 +3341,7 @@ type ResolveLockResponse struct {
 
 func (x *ResolveLockResponse) Reset() {
 	*x = ResolveLockResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[42]
+	mi := &file_kvrpcpb_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3126,7 +3353,7 @@ func (x *ResolveLockResponse) String() string {
 func (*ResolveLockResponse) ProtoMessage() {}
 
 func (x *ResolveLockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[42]
+	mi := &file_kvrpcpb_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3139,7 +3366,7 @@ func (x *ResolveLockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveLockResponse.ProtoReflect.Descriptor instead.
 func (*ResolveLockResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{42}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ResolveLockResponse) GetRegionError() *RegionError {
@@ -3168,7 +3395,7 @@ type TxnHeartBeatRequest struct {
 
 func (x *TxnHeartBeatRequest) Reset() {
 	*x = TxnHeartBeatRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[43]
+	mi := &file_kvrpcpb_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3180,7 +3407,7 @@ func (x *TxnHeartBeatRequest) String() string {
 func (*TxnHeartBeatRequest) ProtoMessage() {}
 
 func (x *TxnHeartBeatRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[43]
+	mi := &file_kvrpcpb_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3193,7 +3420,7 @@ func (x *TxnHeartBeatRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TxnHeartBeatRequest.ProtoReflect.Descriptor instead.
 func (*TxnHeartBeatRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{43}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *TxnHeartBeatRequest) GetContext() *Context {
@@ -3235,7 +3462,7 @@ type TxnHeartBeatResponse struct {
 
 func (x *TxnHeartBeatResponse) Reset() {
 	*x = TxnHeartBeatResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[44]
+	mi := &file_kvrpcpb_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3247,7 +3474,7 @@ func (x *TxnHeartBeatResponse) String() string {
 func (*TxnHeartBeatResponse) ProtoMessage() {}
 
 func (x *TxnHeartBeatResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[44]
+	mi := &file_kvrpcpb_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3260,7 +3487,7 @@ func (x *TxnHeartBeatResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TxnHeartBeatResponse.ProtoReflect.Descriptor instead.
 func (*TxnHeartBeatResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{44}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *TxnHeartBeatResponse) GetRegionError() *RegionError {
@@ -3297,7 +3524,7 @@ type ScanLockRequest struct {
 
 func (x *ScanLockRequest) Reset() {
 	*x = ScanLockRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[45]
+	mi := &file_kvrpcpb_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3309,7 +3536,7 @@ func (x *ScanLockRequest) String() string {
 func (*ScanLockRequest) ProtoMessage() {}
 
 func (x *ScanLockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[45]
+	mi := &file_kvrpcpb_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3322,7 +3549,7 @@ func (x *ScanLockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanLockRequest.ProtoReflect.Descriptor instead.
 func (*ScanLockRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{45}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ScanLockRequest) GetContext() *Context {
@@ -3371,7 +3598,7 @@ type ScanLockResponse struct {
 
 func (x *ScanLockResponse) Reset() {
 	*x = ScanLockResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[46]
+	mi := &file_kvrpcpb_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3383,7 +3610,7 @@ func (x *ScanLockResponse) String() string {
 func (*ScanLockResponse) ProtoMessage() {}
 
 func (x *ScanLockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[46]
+	mi := &file_kvrpcpb_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3396,7 +3623,7 @@ func (x *ScanLockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanLockResponse.ProtoReflect.Descriptor instead.
 func (*ScanLockResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{46}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ScanLockResponse) GetRegionError() *RegionError {
@@ -3438,7 +3665,7 @@ type PessimisticLockRequest struct {
 
 func (x *PessimisticLockRequest) Reset() {
 	*x = PessimisticLockRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[47]
+	mi := &file_kvrpcpb_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3450,7 +3677,7 @@ func (x *PessimisticLockRequest) String() string {
 func (*PessimisticLockRequest) ProtoMessage() {}
 
 func (x *PessimisticLockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[47]
+	mi := &file_kvrpcpb_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3463,7 +3690,7 @@ func (x *PessimisticLockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PessimisticLockRequest.ProtoReflect.Descriptor instead.
 func (*PessimisticLockRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{47}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *PessimisticLockRequest) GetContext() *Context {
@@ -3548,7 +3775,7 @@ type PessimisticLockResponse struct {
 
 func (x *PessimisticLockResponse) Reset() {
 	*x = PessimisticLockResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[48]
+	mi := &file_kvrpcpb_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3560,7 +3787,7 @@ func (x *PessimisticLockResponse) String() string {
 func (*PessimisticLockResponse) ProtoMessage() {}
 
 func (x *PessimisticLockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[48]
+	mi := &file_kvrpcpb_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3573,7 +3800,7 @@ func (x *PessimisticLockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PessimisticLockResponse.ProtoReflect.Descriptor instead.
 func (*PessimisticLockResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{48}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *PessimisticLockResponse) GetRegionError() *RegionError {
@@ -3616,7 +3843,7 @@ type PessimisticRollbackRequest struct {
 
 func (x *PessimisticRollbackRequest) Reset() {
 	*x = PessimisticRollbackRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[49]
+	mi := &file_kvrpcpb_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3628,7 +3855,7 @@ func (x *PessimisticRollbackRequest) String() string {
 func (*PessimisticRollbackRequest) ProtoMessage() {}
 
 func (x *PessimisticRollbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[49]
+	mi := &file_kvrpcpb_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3641,7 +3868,7 @@ func (x *PessimisticRollbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PessimisticRollbackRequest.ProtoReflect.Descriptor instead.
 func (*PessimisticRollbackRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{49}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *PessimisticRollbackRequest) GetContext() *Context {
@@ -3682,7 +3909,7 @@ type PessimisticRollbackResponse struct {
 
 func (x *PessimisticRollbackResponse) Reset() {
 	*x = PessimisticRollbackResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[50]
+	mi := &file_kvrpcpb_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3694,7 +3921,7 @@ func (x *PessimisticRollbackResponse) String() string {
 func (*PessimisticRollbackResponse) ProtoMessage() {}
 
 func (x *PessimisticRollbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[50]
+	mi := &file_kvrpcpb_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3707,7 +3934,7 @@ func (x *PessimisticRollbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PessimisticRollbackResponse.ProtoReflect.Descriptor instead.
 func (*PessimisticRollbackResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{50}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *PessimisticRollbackResponse) GetRegionError() *RegionError {
@@ -3736,7 +3963,7 @@ type KeyRange struct {
 
 func (x *KeyRange) Reset() {
 	*x = KeyRange{}
-	mi := &file_kvrpcpb_proto_msgTypes[51]
+	mi := &file_kvrpcpb_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3748,7 +3975,7 @@ func (x *KeyRange) String() string {
 func (*KeyRange) ProtoMessage() {}
 
 func (x *KeyRange) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[51]
+	mi := &file_kvrpcpb_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3761,7 +3988,7 @@ func (x *KeyRange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyRange.ProtoReflect.Descriptor instead.
 func (*KeyRange) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{51}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *KeyRange) GetStart() []byte {
@@ -3791,7 +4018,7 @@ type CoprocessorRequest struct {
 
 func (x *CoprocessorRequest) Reset() {
 	*x = CoprocessorRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[52]
+	mi := &file_kvrpcpb_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3803,7 +4030,7 @@ func (x *CoprocessorRequest) String() string {
 func (*CoprocessorRequest) ProtoMessage() {}
 
 func (x *CoprocessorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[52]
+	mi := &file_kvrpcpb_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3816,7 +4043,7 @@ func (x *CoprocessorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CoprocessorRequest.ProtoReflect.Descriptor instead.
 func (*CoprocessorRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{52}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *CoprocessorRequest) GetContext() *Context {
@@ -3866,7 +4093,7 @@ type CoprocessorResponse struct {
 
 func (x *CoprocessorResponse) Reset() {
 	*x = CoprocessorResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[53]
+	mi := &file_kvrpcpb_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3878,7 +4105,7 @@ func (x *CoprocessorResponse) String() string {
 func (*CoprocessorResponse) ProtoMessage() {}
 
 func (x *CoprocessorResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[53]
+	mi := &file_kvrpcpb_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3891,7 +4118,7 @@ func (x *CoprocessorResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CoprocessorResponse.ProtoReflect.Descriptor instead.
 func (*CoprocessorResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{53}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *CoprocessorResponse) GetRegionError() *RegionError {
@@ -3934,7 +4161,7 @@ type BatchCommandsRequest struct {
 
 func (x *BatchCommandsRequest) Reset() {
 	*x = BatchCommandsRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[54]
+	mi := &file_kvrpcpb_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3946,7 +4173,7 @@ func (x *BatchCommandsRequest) String() string {
 func (*BatchCommandsRequest) ProtoMessage() {}
 
 func (x *BatchCommandsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[54]
+	mi := &file_kvrpcpb_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3959,7 +4186,7 @@ func (x *BatchCommandsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsRequest.ProtoReflect.Descriptor instead.
 func (*BatchCommandsRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{54}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *BatchCommandsRequest) GetRequests() []*BatchCommandsRequest_Request {
@@ -3986,7 +4213,7 @@ type BatchCommandsResponse struct {
 
 func (x *BatchCommandsResponse) Reset() {
 	*x = BatchCommandsResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[55]
+	mi := &file_kvrpcpb_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3998,7 +4225,7 @@ func (x *BatchCommandsResponse) String() string {
 func (*BatchCommandsResponse) ProtoMessage() {}
 
 func (x *BatchCommandsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[55]
+	mi := &file_kvrpcpb_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4011,7 +4238,7 @@ func (x *BatchCommandsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsResponse.ProtoReflect.Descriptor instead.
 func (*BatchCommandsResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{55}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *BatchCommandsResponse) GetResponses() []*BatchCommandsResponse_Response {
@@ -4054,7 +4281,7 @@ type BatchCommandsRequest_Request struct {
 
 func (x *BatchCommandsRequest_Request) Reset() {
 	*x = BatchCommandsRequest_Request{}
-	mi := &file_kvrpcpb_proto_msgTypes[56]
+	mi := &file_kvrpcpb_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4066,7 +4293,7 @@ func (x *BatchCommandsRequest_Request) String() string {
 func (*BatchCommandsRequest_Request) ProtoMessage() {}
 
 func (x *BatchCommandsRequest_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[56]
+	mi := &file_kvrpcpb_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4079,7 +4306,7 @@ func (x *BatchCommandsRequest_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsRequest_Request.ProtoReflect.Descriptor instead.
 func (*BatchCommandsRequest_Request) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{54, 0}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{57, 0}
 }
 
 func (x *BatchCommandsRequest_Request) GetCmd() isBatchCommandsRequest_Request_Cmd {
@@ -4344,7 +4571,7 @@ type BatchCommandsResponse_Response struct {
 
 func (x *BatchCommandsResponse_Response) Reset() {
 	*x = BatchCommandsResponse_Response{}
-	mi := &file_kvrpcpb_proto_msgTypes[57]
+	mi := &file_kvrpcpb_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4356,7 +4583,7 @@ func (x *BatchCommandsResponse_Response) String() string {
 func (*BatchCommandsResponse_Response) ProtoMessage() {}
 
 func (x *BatchCommandsResponse_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[57]
+	mi := &file_kvrpcpb_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4369,7 +4596,7 @@ func (x *BatchCommandsResponse_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsResponse_Response.ProtoReflect.Descriptor instead.
 func (*BatchCommandsResponse_Response) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{55, 0}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{58, 0}
 }
 
 func (x *BatchCommandsResponse_Response) GetCmd() isBatchCommandsResponse_Response_Cmd {
@@ -4615,10 +4842,11 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\rkvrpcpb.proto\x12\akvrpcpb\"B\n" +
 	"\vRegionEpoch\x12\x19\n" +
 	"\bconf_ver\x18\x01 \x01(\x04R\aconfVer\x12\x18\n" +
-	"\aversion\x18\x02 \x01(\x04R\aversion\"1\n" +
+	"\aversion\x18\x02 \x01(\x04R\aversion\"X\n" +
 	"\x04Peer\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x19\n" +
-	"\bstore_id\x18\x02 \x01(\x04R\astoreId\"\xac\x01\n" +
+	"\bstore_id\x18\x02 \x01(\x04R\astoreId\x12%\n" +
+	"\x04role\x18\x03 \x01(\x0e2\x11.kvrpcpb.PeerRoleR\x04role\"\xac\x01\n" +
 	"\x06Region\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x04R\x02id\x12\x1b\n" +
 	"\tstart_key\x18\x02 \x01(\fR\bstartKey\x12\x17\n" +
@@ -4641,7 +4869,15 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x1d\n" +
 	"\n" +
 	"backoff_ms\x18\x02 \x01(\x04R\tbackoffMs\"\x17\n" +
-	"\x15MaxTimestampNotSynced\"\xb7\x03\n" +
+	"\x15MaxTimestampNotSynced\"\x0e\n" +
+	"\fStaleCommand\"a\n" +
+	"\rStoreNotMatch\x12(\n" +
+	"\x10request_store_id\x18\x01 \x01(\x04R\x0erequestStoreId\x12&\n" +
+	"\x0factual_store_id\x18\x02 \x01(\x04R\ractualStoreId\"O\n" +
+	"\x11RaftEntryTooLarge\x12\x1b\n" +
+	"\tregion_id\x18\x01 \x01(\x04R\bregionId\x12\x1d\n" +
+	"\n" +
+	"entry_size\x18\x02 \x01(\x04R\tentrySize\"\x80\x05\n" +
 	"\vRegionError\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x121\n" +
 	"\n" +
@@ -4650,7 +4886,11 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\x10region_not_found\x18\x04 \x01(\v2\x17.kvrpcpb.RegionNotFoundR\x0eregionNotFound\x12B\n" +
 	"\x11key_not_in_region\x18\x05 \x01(\v2\x17.kvrpcpb.KeyNotInRegionR\x0ekeyNotInRegion\x12;\n" +
 	"\x0eserver_is_busy\x18\x06 \x01(\v2\x15.kvrpcpb.ServerIsBusyR\fserverIsBusy\x12W\n" +
-	"\x18max_timestamp_not_synced\x18\a \x01(\v2\x1e.kvrpcpb.MaxTimestampNotSyncedR\x15maxTimestampNotSynced\"\xdf\x02\n" +
+	"\x18max_timestamp_not_synced\x18\a \x01(\v2\x1e.kvrpcpb.MaxTimestampNotSyncedR\x15maxTimestampNotSynced\x12:\n" +
+	"\rstale_command\x18\b \x01(\v2\x15.kvrpcpb.StaleCommandR\fstaleCommand\x12>\n" +
+	"\x0fstore_not_match\x18\t \x01(\v2\x16.kvrpcpb.StoreNotMatchR\rstoreNotMatch\x12K\n" +
+	"\x14raft_entry_too_large\x18\n" +
+	" \x01(\v2\x1a.kvrpcpb.RaftEntryTooLargeR\x11raftEntryTooLarge\"\xdf\x02\n" +
 	"\bLockInfo\x12!\n" +
 	"\fprimary_lock\x18\x01 \x01(\fR\vprimaryLock\x12!\n" +
 	"\flock_version\x18\x02 \x01(\x04R\vlockVersion\x12\x10\n" +
@@ -4940,7 +5180,12 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\x10pessimistic_lock\x18\r \x01(\v2 .kvrpcpb.PessimisticLockResponseH\x00R\x0fpessimisticLock\x12Y\n" +
 	"\x14pessimistic_rollback\x18\x0e \x01(\v2$.kvrpcpb.PessimisticRollbackResponseH\x00R\x13pessimisticRollback\x12@\n" +
 	"\vcoprocessor\x18\x0f \x01(\v2\x1c.kvrpcpb.CoprocessorResponseH\x00R\vcoprocessorB\x05\n" +
-	"\x03cmd*c\n" +
+	"\x03cmd*H\n" +
+	"\bPeerRole\x12\t\n" +
+	"\x05Voter\x10\x00\x12\v\n" +
+	"\aLearner\x10\x01\x12\x11\n" +
+	"\rIncomingVoter\x10\x02\x12\x11\n" +
+	"\rDemotingVoter\x10\x03*c\n" +
 	"\x02Op\x12\a\n" +
 	"\x03Put\x10\x00\x12\a\n" +
 	"\x03Del\x10\x01\x12\b\n" +
@@ -5001,222 +5246,230 @@ func file_kvrpcpb_proto_rawDescGZIP() []byte {
 	return file_kvrpcpb_proto_rawDescData
 }
 
-var file_kvrpcpb_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_kvrpcpb_proto_msgTypes = make([]protoimpl.MessageInfo, 58)
+var file_kvrpcpb_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_kvrpcpb_proto_msgTypes = make([]protoimpl.MessageInfo, 61)
 var file_kvrpcpb_proto_goTypes = []any{
-	(Op)(0),                                // 0: kvrpcpb.Op
-	(WriteConflictReason)(0),               // 1: kvrpcpb.WriteConflictReason
-	(IsolationLevel)(0),                    // 2: kvrpcpb.IsolationLevel
-	(Action)(0),                            // 3: kvrpcpb.Action
-	(*RegionEpoch)(nil),                    // 4: kvrpcpb.RegionEpoch
-	(*Peer)(nil),                           // 5: kvrpcpb.Peer
-	(*Region)(nil),                         // 6: kvrpcpb.Region
-	(*NotLeader)(nil),                      // 7: kvrpcpb.NotLeader
-	(*EpochNotMatch)(nil),                  // 8: kvrpcpb.EpochNotMatch
-	(*RegionNotFound)(nil),                 // 9: kvrpcpb.RegionNotFound
-	(*KeyNotInRegion)(nil),                 // 10: kvrpcpb.KeyNotInRegion
-	(*ServerIsBusy)(nil),                   // 11: kvrpcpb.ServerIsBusy
-	(*MaxTimestampNotSynced)(nil),          // 12: kvrpcpb.MaxTimestampNotSynced
-	(*RegionError)(nil),                    // 13: kvrpcpb.RegionError
-	(*LockInfo)(nil),                       // 14: kvrpcpb.LockInfo
-	(*WriteConflict)(nil),                  // 15: kvrpcpb.WriteConflict
-	(*AlreadyExist)(nil),                   // 16: kvrpcpb.AlreadyExist
-	(*TxnNotFound)(nil),                    // 17: kvrpcpb.TxnNotFound
-	(*CommitTsExpired)(nil),                // 18: kvrpcpb.CommitTsExpired
-	(*TxnLockNotFound)(nil),                // 19: kvrpcpb.TxnLockNotFound
-	(*CommitTsTooLarge)(nil),               // 20: kvrpcpb.CommitTsTooLarge
-	(*InvalidTxnTso)(nil),                  // 21: kvrpcpb.InvalidTxnTso
-	(*Deadlock)(nil),                       // 22: kvrpcpb.Deadlock
-	(*KeyError)(nil),                       // 23: kvrpcpb.KeyError
-	(*Context)(nil),                        // 24: kvrpcpb.Context
-	(*GetRequest)(nil),                     // 25: kvrpcpb.GetRequest
-	(*GetResponse)(nil),                    // 26: kvrpcpb.GetResponse
-	(*BatchGetRequest)(nil),                // 27: kvrpcpb.BatchGetRequest
-	(*KvPair)(nil),                         // 28: kvrpcpb.KvPair
-	(*BatchGetResponse)(nil),               // 29: kvrpcpb.BatchGetResponse
-	(*ScanRequest)(nil),                    // 30: kvrpcpb.ScanRequest
-	(*ScanResponse)(nil),                   // 31: kvrpcpb.ScanResponse
-	(*Mutation)(nil),                       // 32: kvrpcpb.Mutation
-	(*PrewriteRequest)(nil),                // 33: kvrpcpb.PrewriteRequest
-	(*PrewriteResponse)(nil),               // 34: kvrpcpb.PrewriteResponse
-	(*CommitRequest)(nil),                  // 35: kvrpcpb.CommitRequest
-	(*CommitResponse)(nil),                 // 36: kvrpcpb.CommitResponse
-	(*BatchRollbackRequest)(nil),           // 37: kvrpcpb.BatchRollbackRequest
-	(*BatchRollbackResponse)(nil),          // 38: kvrpcpb.BatchRollbackResponse
-	(*CleanupRequest)(nil),                 // 39: kvrpcpb.CleanupRequest
-	(*CleanupResponse)(nil),                // 40: kvrpcpb.CleanupResponse
-	(*CheckTxnStatusRequest)(nil),          // 41: kvrpcpb.CheckTxnStatusRequest
-	(*CheckTxnStatusResponse)(nil),         // 42: kvrpcpb.CheckTxnStatusResponse
-	(*CheckSecondaryLocksRequest)(nil),     // 43: kvrpcpb.CheckSecondaryLocksRequest
-	(*CheckSecondaryLocksResponse)(nil),    // 44: kvrpcpb.CheckSecondaryLocksResponse
-	(*ResolveLockRequest)(nil),             // 45: kvrpcpb.ResolveLockRequest
-	(*ResolveLockResponse)(nil),            // 46: kvrpcpb.ResolveLockResponse
-	(*TxnHeartBeatRequest)(nil),            // 47: kvrpcpb.TxnHeartBeatRequest
-	(*TxnHeartBeatResponse)(nil),           // 48: kvrpcpb.TxnHeartBeatResponse
-	(*ScanLockRequest)(nil),                // 49: kvrpcpb.ScanLockRequest
-	(*ScanLockResponse)(nil),               // 50: kvrpcpb.ScanLockResponse
-	(*PessimisticLockRequest)(nil),         // 51: kvrpcpb.PessimisticLockRequest
-	(*PessimisticLockResponse)(nil),        // 52: kvrpcpb.PessimisticLockResponse
-	(*PessimisticRollbackRequest)(nil),     // 53: kvrpcpb.PessimisticRollbackRequest
-	(*PessimisticRollbackResponse)(nil),    // 54: kvrpcpb.PessimisticRollbackResponse
-	(*KeyRange)(nil),                       // 55: kvrpcpb.KeyRange
-	(*CoprocessorRequest)(nil),             // 56: kvrpcpb.CoprocessorRequest
-	(*CoprocessorResponse)(nil),            // 57: kvrpcpb.CoprocessorResponse
-	(*BatchCommandsRequest)(nil),           // 58: kvrpcpb.BatchCommandsRequest
-	(*BatchCommandsResponse)(nil),          // 59: kvrpcpb.BatchCommandsResponse
-	(*BatchCommandsRequest_Request)(nil),   // 60: kvrpcpb.BatchCommandsRequest.Request
-	(*BatchCommandsResponse_Response)(nil), // 61: kvrpcpb.BatchCommandsResponse.Response
+	(PeerRole)(0),                          // 0: kvrpcpb.PeerRole
+	(Op)(0),                                // 1: kvrpcpb.Op
+	(WriteConflictReason)(0),               // 2: kvrpcpb.WriteConflictReason
+	(IsolationLevel)(0),                    // 3: kvrpcpb.IsolationLevel
+	(Action)(0),                            // 4: kvrpcpb.Action
+	(*RegionEpoch)(nil),                    // 5: kvrpcpb.RegionEpoch
+	(*Peer)(nil),                           // 6: kvrpcpb.Peer
+	(*Region)(nil),                         // 7: kvrpcpb.Region
+	(*NotLeader)(nil),                      // 8: kvrpcpb.NotLeader
+	(*EpochNotMatch)(nil),                  // 9: kvrpcpb.EpochNotMatch
+	(*RegionNotFound)(nil),                 // 10: kvrpcpb.RegionNotFound
+	(*KeyNotInRegion)(nil),                 // 11: kvrpcpb.KeyNotInRegion
+	(*ServerIsBusy)(nil),                   // 12: kvrpcpb.ServerIsBusy
+	(*MaxTimestampNotSynced)(nil),          // 13: kvrpcpb.MaxTimestampNotSynced
+	(*StaleCommand)(nil),                   // 14: kvrpcpb.StaleCommand
+	(*StoreNotMatch)(nil),                  // 15: kvrpcpb.StoreNotMatch
+	(*RaftEntryTooLarge)(nil),              // 16: kvrpcpb.RaftEntryTooLarge
+	(*RegionError)(nil),                    // 17: kvrpcpb.RegionError
+	(*LockInfo)(nil),                       // 18: kvrpcpb.LockInfo
+	(*WriteConflict)(nil),                  // 19: kvrpcpb.WriteConflict
+	(*AlreadyExist)(nil),                   // 20: kvrpcpb.AlreadyExist
+	(*TxnNotFound)(nil),                    // 21: kvrpcpb.TxnNotFound
+	(*CommitTsExpired)(nil),                // 22: kvrpcpb.CommitTsExpired
+	(*TxnLockNotFound)(nil),                // 23: kvrpcpb.TxnLockNotFound
+	(*CommitTsTooLarge)(nil),               // 24: kvrpcpb.CommitTsTooLarge
+	(*InvalidTxnTso)(nil),                  // 25: kvrpcpb.InvalidTxnTso
+	(*Deadlock)(nil),                       // 26: kvrpcpb.Deadlock
+	(*KeyError)(nil),                       // 27: kvrpcpb.KeyError
+	(*Context)(nil),                        // 28: kvrpcpb.Context
+	(*GetRequest)(nil),                     // 29: kvrpcpb.GetRequest
+	(*GetResponse)(nil),                    // 30: kvrpcpb.GetResponse
+	(*BatchGetRequest)(nil),                // 31: kvrpcpb.BatchGetRequest
+	(*KvPair)(nil),                         // 32: kvrpcpb.KvPair
+	(*BatchGetResponse)(nil),               // 33: kvrpcpb.BatchGetResponse
+	(*ScanRequest)(nil),                    // 34: kvrpcpb.ScanRequest
+	(*ScanResponse)(nil),                   // 35: kvrpcpb.ScanResponse
+	(*Mutation)(nil),                       // 36: kvrpcpb.Mutation
+	(*PrewriteRequest)(nil),                // 37: kvrpcpb.PrewriteRequest
+	(*PrewriteResponse)(nil),               // 38: kvrpcpb.PrewriteResponse
+	(*CommitRequest)(nil),                  // 39: kvrpcpb.CommitRequest
+	(*CommitResponse)(nil),                 // 40: kvrpcpb.CommitResponse
+	(*BatchRollbackRequest)(nil),           // 41: kvrpcpb.BatchRollbackRequest
+	(*BatchRollbackResponse)(nil),          // 42: kvrpcpb.BatchRollbackResponse
+	(*CleanupRequest)(nil),                 // 43: kvrpcpb.CleanupRequest
+	(*CleanupResponse)(nil),                // 44: kvrpcpb.CleanupResponse
+	(*CheckTxnStatusRequest)(nil),          // 45: kvrpcpb.CheckTxnStatusRequest
+	(*CheckTxnStatusResponse)(nil),         // 46: kvrpcpb.CheckTxnStatusResponse
+	(*CheckSecondaryLocksRequest)(nil),     // 47: kvrpcpb.CheckSecondaryLocksRequest
+	(*CheckSecondaryLocksResponse)(nil),    // 48: kvrpcpb.CheckSecondaryLocksResponse
+	(*ResolveLockRequest)(nil),             // 49: kvrpcpb.ResolveLockRequest
+	(*ResolveLockResponse)(nil),            // 50: kvrpcpb.ResolveLockResponse
+	(*TxnHeartBeatRequest)(nil),            // 51: kvrpcpb.TxnHeartBeatRequest
+	(*TxnHeartBeatResponse)(nil),           // 52: kvrpcpb.TxnHeartBeatResponse
+	(*ScanLockRequest)(nil),                // 53: kvrpcpb.ScanLockRequest
+	(*ScanLockResponse)(nil),               // 54: kvrpcpb.ScanLockResponse
+	(*PessimisticLockRequest)(nil),         // 55: kvrpcpb.PessimisticLockRequest
+	(*PessimisticLockResponse)(nil),        // 56: kvrpcpb.PessimisticLockResponse
+	(*PessimisticRollbackRequest)(nil),     // 57: kvrpcpb.PessimisticRollbackRequest
+	(*PessimisticRollbackResponse)(nil),    // 58: kvrpcpb.PessimisticRollbackResponse
+	(*KeyRange)(nil),                       // 59: kvrpcpb.KeyRange
+	(*CoprocessorRequest)(nil),             // 60: kvrpcpb.CoprocessorRequest
+	(*CoprocessorResponse)(nil),            // 61: kvrpcpb.CoprocessorResponse
+	(*BatchCommandsRequest)(nil),           // 62: kvrpcpb.BatchCommandsRequest
+	(*BatchCommandsResponse)(nil),          // 63: kvrpcpb.BatchCommandsResponse
+	(*BatchCommandsRequest_Request)(nil),   // 64: kvrpcpb.BatchCommandsRequest.Request
+	(*BatchCommandsResponse_Response)(nil), // 65: kvrpcpb.BatchCommandsResponse.Response
 }
 var file_kvrpcpb_proto_depIdxs = []int32{
-	4,   // 0: kvrpcpb.Region.region_epoch:type_name -> kvrpcpb.RegionEpoch
-	5,   // 1: kvrpcpb.Region.peers:type_name -> kvrpcpb.Peer
-	5,   // 2: kvrpcpb.NotLeader.leader:type_name -> kvrpcpb.Peer
-	6,   // 3: kvrpcpb.EpochNotMatch.current_regions:type_name -> kvrpcpb.Region
-	7,   // 4: kvrpcpb.RegionError.not_leader:type_name -> kvrpcpb.NotLeader
-	8,   // 5: kvrpcpb.RegionError.epoch_not_match:type_name -> kvrpcpb.EpochNotMatch
-	9,   // 6: kvrpcpb.RegionError.region_not_found:type_name -> kvrpcpb.RegionNotFound
-	10,  // 7: kvrpcpb.RegionError.key_not_in_region:type_name -> kvrpcpb.KeyNotInRegion
-	11,  // 8: kvrpcpb.RegionError.server_is_busy:type_name -> kvrpcpb.ServerIsBusy
-	12,  // 9: kvrpcpb.RegionError.max_timestamp_not_synced:type_name -> kvrpcpb.MaxTimestampNotSynced
-	0,   // 10: kvrpcpb.LockInfo.lock_type:type_name -> kvrpcpb.Op
-	1,   // 11: kvrpcpb.WriteConflict.reason:type_name -> kvrpcpb.WriteConflictReason
-	14,  // 12: kvrpcpb.KeyError.locked:type_name -> kvrpcpb.LockInfo
-	15,  // 13: kvrpcpb.KeyError.conflict:type_name -> kvrpcpb.WriteConflict
-	16,  // 14: kvrpcpb.KeyError.already_exist:type_name -> kvrpcpb.AlreadyExist
-	22,  // 15: kvrpcpb.KeyError.deadlock:type_name -> kvrpcpb.Deadlock
-	18,  // 16: kvrpcpb.KeyError.commit_ts_expired:type_name -> kvrpcpb.CommitTsExpired
-	17,  // 17: kvrpcpb.KeyError.txn_not_found:type_name -> kvrpcpb.TxnNotFound
-	20,  // 18: kvrpcpb.KeyError.commit_ts_too_large:type_name -> kvrpcpb.CommitTsTooLarge
-	19,  // 19: kvrpcpb.KeyError.txn_lock_not_found:type_name -> kvrpcpb.TxnLockNotFound
-	21,  // 20: kvrpcpb.KeyError.invalid_txn_tso:type_name -> kvrpcpb.InvalidTxnTso
-	4,   // 21: kvrpcpb.Context.region_epoch:type_name -> kvrpcpb.RegionEpoch
-	5,   // 22: kvrpcpb.Context.peer:type_name -> kvrpcpb.Peer
-	2,   // 23: kvrpcpb.Context.isolation_level:type_name -> kvrpcpb.IsolationLevel
-	24,  // 24: kvrpcpb.GetRequest.context:type_name -> kvrpcpb.Context
-	13,  // 25: kvrpcpb.GetResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 26: kvrpcpb.GetResponse.error:type_name -> kvrpcpb.KeyError
-	24,  // 27: kvrpcpb.BatchGetRequest.context:type_name -> kvrpcpb.Context
-	23,  // 28: kvrpcpb.KvPair.error:type_name -> kvrpcpb.KeyError
-	13,  // 29: kvrpcpb.BatchGetResponse.region_error:type_name -> kvrpcpb.RegionError
-	28,  // 30: kvrpcpb.BatchGetResponse.pairs:type_name -> kvrpcpb.KvPair
-	23,  // 31: kvrpcpb.BatchGetResponse.error:type_name -> kvrpcpb.KeyError
-	24,  // 32: kvrpcpb.ScanRequest.context:type_name -> kvrpcpb.Context
-	13,  // 33: kvrpcpb.ScanResponse.region_error:type_name -> kvrpcpb.RegionError
-	28,  // 34: kvrpcpb.ScanResponse.pairs:type_name -> kvrpcpb.KvPair
-	23,  // 35: kvrpcpb.ScanResponse.error:type_name -> kvrpcpb.KeyError
-	0,   // 36: kvrpcpb.Mutation.op:type_name -> kvrpcpb.Op
-	24,  // 37: kvrpcpb.PrewriteRequest.context:type_name -> kvrpcpb.Context
-	32,  // 38: kvrpcpb.PrewriteRequest.mutations:type_name -> kvrpcpb.Mutation
-	13,  // 39: kvrpcpb.PrewriteResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 40: kvrpcpb.PrewriteResponse.errors:type_name -> kvrpcpb.KeyError
-	24,  // 41: kvrpcpb.CommitRequest.context:type_name -> kvrpcpb.Context
-	13,  // 42: kvrpcpb.CommitResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 43: kvrpcpb.CommitResponse.error:type_name -> kvrpcpb.KeyError
-	24,  // 44: kvrpcpb.BatchRollbackRequest.context:type_name -> kvrpcpb.Context
-	13,  // 45: kvrpcpb.BatchRollbackResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 46: kvrpcpb.BatchRollbackResponse.error:type_name -> kvrpcpb.KeyError
-	24,  // 47: kvrpcpb.CleanupRequest.context:type_name -> kvrpcpb.Context
-	13,  // 48: kvrpcpb.CleanupResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 49: kvrpcpb.CleanupResponse.error:type_name -> kvrpcpb.KeyError
-	24,  // 50: kvrpcpb.CheckTxnStatusRequest.context:type_name -> kvrpcpb.Context
-	13,  // 51: kvrpcpb.CheckTxnStatusResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 52: kvrpcpb.CheckTxnStatusResponse.error:type_name -> kvrpcpb.KeyError
-	3,   // 53: kvrpcpb.CheckTxnStatusResponse.action:type_name -> kvrpcpb.Action
-	14,  // 54: kvrpcpb.CheckTxnStatusResponse.lock_info:type_name -> kvrpcpb.LockInfo
-	24,  // 55: kvrpcpb.CheckSecondaryLocksRequest.context:type_name -> kvrpcpb.Context
-	13,  // 56: kvrpcpb.CheckSecondaryLocksResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 57: kvrpcpb.CheckSecondaryLocksResponse.error:type_name -> kvrpcpb.KeyError
-	14,  // 58: kvrpcpb.CheckSecondaryLocksResponse.locks:type_name -> kvrpcpb.LockInfo
-	24,  // 59: kvrpcpb.ResolveLockRequest.context:type_name -> kvrpcpb.Context
-	13,  // 60: kvrpcpb.ResolveLockResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 61: kvrpcpb.ResolveLockResponse.error:type_name -> kvrpcpb.KeyError
-	24,  // 62: kvrpcpb.TxnHeartBeatRequest.context:type_name -> kvrpcpb.Context
-	13,  // 63: kvrpcpb.TxnHeartBeatResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 64: kvrpcpb.TxnHeartBeatResponse.error:type_name -> kvrpcpb.KeyError
-	24,  // 65: kvrpcpb.ScanLockRequest.context:type_name -> kvrpcpb.Context
-	13,  // 66: kvrpcpb.ScanLockResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 67: kvrpcpb.ScanLockResponse.error:type_name -> kvrpcpb.KeyError
-	14,  // 68: kvrpcpb.ScanLockResponse.locks:type_name -> kvrpcpb.LockInfo
-	24,  // 69: kvrpcpb.PessimisticLockRequest.context:type_name -> kvrpcpb.Context
-	32,  // 70: kvrpcpb.PessimisticLockRequest.mutations:type_name -> kvrpcpb.Mutation
-	13,  // 71: kvrpcpb.PessimisticLockResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 72: kvrpcpb.PessimisticLockResponse.errors:type_name -> kvrpcpb.KeyError
-	24,  // 73: kvrpcpb.PessimisticRollbackRequest.context:type_name -> kvrpcpb.Context
-	13,  // 74: kvrpcpb.PessimisticRollbackResponse.region_error:type_name -> kvrpcpb.RegionError
-	23,  // 75: kvrpcpb.PessimisticRollbackResponse.errors:type_name -> kvrpcpb.KeyError
-	24,  // 76: kvrpcpb.CoprocessorRequest.context:type_name -> kvrpcpb.Context
-	55,  // 77: kvrpcpb.CoprocessorRequest.ranges:type_name -> kvrpcpb.KeyRange
-	13,  // 78: kvrpcpb.CoprocessorResponse.region_error:type_name -> kvrpcpb.RegionError
-	14,  // 79: kvrpcpb.CoprocessorResponse.locked:type_name -> kvrpcpb.LockInfo
-	60,  // 80: kvrpcpb.BatchCommandsRequest.requests:type_name -> kvrpcpb.BatchCommandsRequest.Request
-	61,  // 81: kvrpcpb.BatchCommandsResponse.responses:type_name -> kvrpcpb.BatchCommandsResponse.Response
-	25,  // 82: kvrpcpb.BatchCommandsRequest.Request.get:type_name -> kvrpcpb.GetRequest
-	27,  // 83: kvrpcpb.BatchCommandsRequest.Request.batch_get:type_name -> kvrpcpb.BatchGetRequest
-	30,  // 84: kvrpcpb.BatchCommandsRequest.Request.scan:type_name -> kvrpcpb.ScanRequest
-	33,  // 85: kvrpcpb.BatchCommandsRequest.Request.prewrite:type_name -> kvrpcpb.PrewriteRequest
-	35,  // 86: kvrpcpb.BatchCommandsRequest.Request.commit:type_name -> kvrpcpb.CommitRequest
-	37,  // 87: kvrpcpb.BatchCommandsRequest.Request.batch_rollback:type_name -> kvrpcpb.BatchRollbackRequest
-	39,  // 88: kvrpcpb.BatchCommandsRequest.Request.cleanup:type_name -> kvrpcpb.CleanupRequest
-	41,  // 89: kvrpcpb.BatchCommandsRequest.Request.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusRequest
-	43,  // 90: kvrpcpb.BatchCommandsRequest.Request.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksRequest
-	45,  // 91: kvrpcpb.BatchCommandsRequest.Request.resolve_lock:type_name -> kvrpcpb.ResolveLockRequest
-	47,  // 92: kvrpcpb.BatchCommandsRequest.Request.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatRequest
-	49,  // 93: kvrpcpb.BatchCommandsRequest.Request.scan_lock:type_name -> kvrpcpb.ScanLockRequest
-	51,  // 94: kvrpcpb.BatchCommandsRequest.Request.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockRequest
-	53,  // 95: kvrpcpb.BatchCommandsRequest.Request.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackRequest
-	56,  // 96: kvrpcpb.BatchCommandsRequest.Request.coprocessor:type_name -> kvrpcpb.CoprocessorRequest
-	26,  // 97: kvrpcpb.BatchCommandsResponse.Response.get:type_name -> kvrpcpb.GetResponse
-	29,  // 98: kvrpcpb.BatchCommandsResponse.Response.batch_get:type_name -> kvrpcpb.BatchGetResponse
-	31,  // 99: kvrpcpb.BatchCommandsResponse.Response.scan:type_name -> kvrpcpb.ScanResponse
-	34,  // 100: kvrpcpb.BatchCommandsResponse.Response.prewrite:type_name -> kvrpcpb.PrewriteResponse
-	36,  // 101: kvrpcpb.BatchCommandsResponse.Response.commit:type_name -> kvrpcpb.CommitResponse
-	38,  // 102: kvrpcpb.BatchCommandsResponse.Response.batch_rollback:type_name -> kvrpcpb.BatchRollbackResponse
-	40,  // 103: kvrpcpb.BatchCommandsResponse.Response.cleanup:type_name -> kvrpcpb.CleanupResponse
-	42,  // 104: kvrpcpb.BatchCommandsResponse.Response.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusResponse
-	44,  // 105: kvrpcpb.BatchCommandsResponse.Response.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksResponse
-	46,  // 106: kvrpcpb.BatchCommandsResponse.Response.resolve_lock:type_name -> kvrpcpb.ResolveLockResponse
-	48,  // 107: kvrpcpb.BatchCommandsResponse.Response.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatResponse
-	50,  // 108: kvrpcpb.BatchCommandsResponse.Response.scan_lock:type_name -> kvrpcpb.ScanLockResponse
-	52,  // 109: kvrpcpb.BatchCommandsResponse.Response.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockResponse
-	54,  // 110: kvrpcpb.BatchCommandsResponse.Response.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackResponse
-	57,  // 111: kvrpcpb.BatchCommandsResponse.Response.coprocessor:type_name -> kvrpcpb.CoprocessorResponse
-	25,  // 112: kvrpcpb.Tikv.KvGet:input_type -> kvrpcpb.GetRequest
-	27,  // 113: kvrpcpb.Tikv.KvBatchGet:input_type -> kvrpcpb.BatchGetRequest
-	30,  // 114: kvrpcpb.Tikv.KvScan:input_type -> kvrpcpb.ScanRequest
-	33,  // 115: kvrpcpb.Tikv.KvPrewrite:input_type -> kvrpcpb.PrewriteRequest
-	35,  // 116: kvrpcpb.Tikv.KvCommit:input_type -> kvrpcpb.CommitRequest
-	37,  // 117: kvrpcpb.Tikv.KvBatchRollback:input_type -> kvrpcpb.BatchRollbackRequest
-	39,  // 118: kvrpcpb.Tikv.KvCleanup:input_type -> kvrpcpb.CleanupRequest
-	41,  // 119: kvrpcpb.Tikv.KvCheckTxnStatus:input_type -> kvrpcpb.CheckTxnStatusRequest
-	43,  // 120: kvrpcpb.Tikv.KvCheckSecondaryLocks:input_type -> kvrpcpb.CheckSecondaryLocksRequest
-	45,  // 121: kvrpcpb.Tikv.KvResolveLock:input_type -> kvrpcpb.ResolveLockRequest
-	47,  // 122: kvrpcpb.Tikv.KvTxnHeartBeat:input_type -> kvrpcpb.TxnHeartBeatRequest
-	49,  // 123: kvrpcpb.Tikv.KvScanLock:input_type -> kvrpcpb.ScanLockRequest
-	51,  // 124: kvrpcpb.Tikv.KvPessimisticLock:input_type -> kvrpcpb.PessimisticLockRequest
-	53,  // 125: kvrpcpb.Tikv.KvPessimisticRollback:input_type -> kvrpcpb.PessimisticRollbackRequest
-	56,  // 126: kvrpcpb.Tikv.Coprocessor:input_type -> kvrpcpb.CoprocessorRequest
-	58,  // 127: kvrpcpb.Tikv.BatchCommands:input_type -> kvrpcpb.BatchCommandsRequest
-	26,  // 128: kvrpcpb.Tikv.KvGet:output_type -> kvrpcpb.GetResponse
-	29,  // 129: kvrpcpb.Tikv.KvBatchGet:output_type -> kvrpcpb.BatchGetResponse
-	31,  // 130: kvrpcpb.Tikv.KvScan:output_type -> kvrpcpb.ScanResponse
-	34,  // 131: kvrpcpb.Tikv.KvPrewrite:output_type -> kvrpcpb.PrewriteResponse
-	36,  // 132: kvrpcpb.Tikv.KvCommit:output_type -> kvrpcpb.CommitResponse
-	38,  // 133: kvrpcpb.Tikv.KvBatchRollback:output_type -> kvrpcpb.BatchRollbackResponse
-	40,  // 134: kvrpcpb.Tikv.KvCleanup:output_type -> kvrpcpb.CleanupResponse
-	42,  // 135: kvrpcpb.Tikv.KvCheckTxnStatus:output_type -> kvrpcpb.CheckTxnStatusResponse
-	44,  // 136: kvrpcpb.Tikv.KvCheckSecondaryLocks:output_type -> kvrpcpb.CheckSecondaryLocksResponse
-	46,  // 137: kvrpcpb.Tikv.KvResolveLock:output_type -> kvrpcpb.ResolveLockResponse
-	48,  // 138: kvrpcpb.Tikv.KvTxnHeartBeat:output_type -> kvrpcpb.TxnHeartBeatResponse
-	50,  // 139: kvrpcpb.Tikv.KvScanLock:output_type -> kvrpcpb.ScanLockResponse
-	52,  // 140: kvrpcpb.Tikv.KvPessimisticLock:output_type -> kvrpcpb.PessimisticLockResponse
-	54,  // 141: kvrpcpb.Tikv.KvPessimisticRollback:output_type -> kvrpcpb.PessimisticRollbackResponse
-	57,  // 142: kvrpcpb.Tikv.Coprocessor:output_type -> kvrpcpb.CoprocessorResponse
-	59,  // 143: kvrpcpb.Tikv.BatchCommands:output_type -> kvrpcpb.BatchCommandsResponse
-	128, // [128:144] is the sub-list for method output_type
-	112, // [112:128] is the sub-list for method input_type
-	112, // [112:112] is the sub-list for extension type_name
-	112, // [112:112] is the sub-list for extension extendee
-	0,   // [0:112] is the sub-list for field type_name
+	0,   // 0: kvrpcpb.Peer.role:type_name -> kvrpcpb.PeerRole
+	5,   // 1: kvrpcpb.Region.region_epoch:type_name -> kvrpcpb.RegionEpoch
+	6,   // 2: kvrpcpb.Region.peers:type_name -> kvrpcpb.Peer
+	6,   // 3: kvrpcpb.NotLeader.leader:type_name -> kvrpcpb.Peer
+	7,   // 4: kvrpcpb.EpochNotMatch.current_regions:type_name -> kvrpcpb.Region
+	8,   // 5: kvrpcpb.RegionError.not_leader:type_name -> kvrpcpb.NotLeader
+	9,   // 6: kvrpcpb.RegionError.epoch_not_match:type_name -> kvrpcpb.EpochNotMatch
+	10,  // 7: kvrpcpb.RegionError.region_not_found:type_name -> kvrpcpb.RegionNotFound
+	11,  // 8: kvrpcpb.RegionError.key_not_in_region:type_name -> kvrpcpb.KeyNotInRegion
+	12,  // 9: kvrpcpb.RegionError.server_is_busy:type_name -> kvrpcpb.ServerIsBusy
+	13,  // 10: kvrpcpb.RegionError.max_timestamp_not_synced:type_name -> kvrpcpb.MaxTimestampNotSynced
+	14,  // 11: kvrpcpb.RegionError.stale_command:type_name -> kvrpcpb.StaleCommand
+	15,  // 12: kvrpcpb.RegionError.store_not_match:type_name -> kvrpcpb.StoreNotMatch
+	16,  // 13: kvrpcpb.RegionError.raft_entry_too_large:type_name -> kvrpcpb.RaftEntryTooLarge
+	1,   // 14: kvrpcpb.LockInfo.lock_type:type_name -> kvrpcpb.Op
+	2,   // 15: kvrpcpb.WriteConflict.reason:type_name -> kvrpcpb.WriteConflictReason
+	18,  // 16: kvrpcpb.KeyError.locked:type_name -> kvrpcpb.LockInfo
+	19,  // 17: kvrpcpb.KeyError.conflict:type_name -> kvrpcpb.WriteConflict
+	20,  // 18: kvrpcpb.KeyError.already_exist:type_name -> kvrpcpb.AlreadyExist
+	26,  // 19: kvrpcpb.KeyError.deadlock:type_name -> kvrpcpb.Deadlock
+	22,  // 20: kvrpcpb.KeyError.commit_ts_expired:type_name -> kvrpcpb.CommitTsExpired
+	21,  // 21: kvrpcpb.KeyError.txn_not_found:type_name -> kvrpcpb.TxnNotFound
+	24,  // 22: kvrpcpb.KeyError.commit_ts_too_large:type_name -> kvrpcpb.CommitTsTooLarge
+	23,  // 23: kvrpcpb.KeyError.txn_lock_not_found:type_name -> kvrpcpb.TxnLockNotFound
+	25,  // 24: kvrpcpb.KeyError.invalid_txn_tso:type_name -> kvrpcpb.InvalidTxnTso
+	5,   // 25: kvrpcpb.Context.region_epoch:type_name -> kvrpcpb.RegionEpoch
+	6,   // 26: kvrpcpb.Context.peer:type_name -> kvrpcpb.Peer
+	3,   // 27: kvrpcpb.Context.isolation_level:type_name -> kvrpcpb.IsolationLevel
+	28,  // 28: kvrpcpb.GetRequest.context:type_name -> kvrpcpb.Context
+	17,  // 29: kvrpcpb.GetResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 30: kvrpcpb.GetResponse.error:type_name -> kvrpcpb.KeyError
+	28,  // 31: kvrpcpb.BatchGetRequest.context:type_name -> kvrpcpb.Context
+	27,  // 32: kvrpcpb.KvPair.error:type_name -> kvrpcpb.KeyError
+	17,  // 33: kvrpcpb.BatchGetResponse.region_error:type_name -> kvrpcpb.RegionError
+	32,  // 34: kvrpcpb.BatchGetResponse.pairs:type_name -> kvrpcpb.KvPair
+	27,  // 35: kvrpcpb.BatchGetResponse.error:type_name -> kvrpcpb.KeyError
+	28,  // 36: kvrpcpb.ScanRequest.context:type_name -> kvrpcpb.Context
+	17,  // 37: kvrpcpb.ScanResponse.region_error:type_name -> kvrpcpb.RegionError
+	32,  // 38: kvrpcpb.ScanResponse.pairs:type_name -> kvrpcpb.KvPair
+	27,  // 39: kvrpcpb.ScanResponse.error:type_name -> kvrpcpb.KeyError
+	1,   // 40: kvrpcpb.Mutation.op:type_name -> kvrpcpb.Op
+	28,  // 41: kvrpcpb.PrewriteRequest.context:type_name -> kvrpcpb.Context
+	36,  // 42: kvrpcpb.PrewriteRequest.mutations:type_name -> kvrpcpb.Mutation
+	17,  // 43: kvrpcpb.PrewriteResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 44: kvrpcpb.PrewriteResponse.errors:type_name -> kvrpcpb.KeyError
+	28,  // 45: kvrpcpb.CommitRequest.context:type_name -> kvrpcpb.Context
+	17,  // 46: kvrpcpb.CommitResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 47: kvrpcpb.CommitResponse.error:type_name -> kvrpcpb.KeyError
+	28,  // 48: kvrpcpb.BatchRollbackRequest.context:type_name -> kvrpcpb.Context
+	17,  // 49: kvrpcpb.BatchRollbackResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 50: kvrpcpb.BatchRollbackResponse.error:type_name -> kvrpcpb.KeyError
+	28,  // 51: kvrpcpb.CleanupRequest.context:type_name -> kvrpcpb.Context
+	17,  // 52: kvrpcpb.CleanupResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 53: kvrpcpb.CleanupResponse.error:type_name -> kvrpcpb.KeyError
+	28,  // 54: kvrpcpb.CheckTxnStatusRequest.context:type_name -> kvrpcpb.Context
+	17,  // 55: kvrpcpb.CheckTxnStatusResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 56: kvrpcpb.CheckTxnStatusResponse.error:type_name -> kvrpcpb.KeyError
+	4,   // 57: kvrpcpb.CheckTxnStatusResponse.action:type_name -> kvrpcpb.Action
+	18,  // 58: kvrpcpb.CheckTxnStatusResponse.lock_info:type_name -> kvrpcpb.LockInfo
+	28,  // 59: kvrpcpb.CheckSecondaryLocksRequest.context:type_name -> kvrpcpb.Context
+	17,  // 60: kvrpcpb.CheckSecondaryLocksResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 61: kvrpcpb.CheckSecondaryLocksResponse.error:type_name -> kvrpcpb.KeyError
+	18,  // 62: kvrpcpb.CheckSecondaryLocksResponse.locks:type_name -> kvrpcpb.LockInfo
+	28,  // 63: kvrpcpb.ResolveLockRequest.context:type_name -> kvrpcpb.Context
+	17,  // 64: kvrpcpb.ResolveLockResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 65: kvrpcpb.ResolveLockResponse.error:type_name -> kvrpcpb.KeyError
+	28,  // 66: kvrpcpb.TxnHeartBeatRequest.context:type_name -> kvrpcpb.Context
+	17,  // 67: kvrpcpb.TxnHeartBeatResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 68: kvrpcpb.TxnHeartBeatResponse.error:type_name -> kvrpcpb.KeyError
+	28,  // 69: kvrpcpb.ScanLockRequest.context:type_name -> kvrpcpb.Context
+	17,  // 70: kvrpcpb.ScanLockResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 71: kvrpcpb.ScanLockResponse.error:type_name -> kvrpcpb.KeyError
+	18,  // 72: kvrpcpb.ScanLockResponse.locks:type_name -> kvrpcpb.LockInfo
+	28,  // 73: kvrpcpb.PessimisticLockRequest.context:type_name -> kvrpcpb.Context
+	36,  // 74: kvrpcpb.PessimisticLockRequest.mutations:type_name -> kvrpcpb.Mutation
+	17,  // 75: kvrpcpb.PessimisticLockResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 76: kvrpcpb.PessimisticLockResponse.errors:type_name -> kvrpcpb.KeyError
+	28,  // 77: kvrpcpb.PessimisticRollbackRequest.context:type_name -> kvrpcpb.Context
+	17,  // 78: kvrpcpb.PessimisticRollbackResponse.region_error:type_name -> kvrpcpb.RegionError
+	27,  // 79: kvrpcpb.PessimisticRollbackResponse.errors:type_name -> kvrpcpb.KeyError
+	28,  // 80: kvrpcpb.CoprocessorRequest.context:type_name -> kvrpcpb.Context
+	59,  // 81: kvrpcpb.CoprocessorRequest.ranges:type_name -> kvrpcpb.KeyRange
+	17,  // 82: kvrpcpb.CoprocessorResponse.region_error:type_name -> kvrpcpb.RegionError
+	18,  // 83: kvrpcpb.CoprocessorResponse.locked:type_name -> kvrpcpb.LockInfo
+	64,  // 84: kvrpcpb.BatchCommandsRequest.requests:type_name -> kvrpcpb.BatchCommandsRequest.Request
+	65,  // 85: kvrpcpb.BatchCommandsResponse.responses:type_name -> kvrpcpb.BatchCommandsResponse.Response
+	29,  // 86: kvrpcpb.BatchCommandsRequest.Request.get:type_name -> kvrpcpb.GetRequest
+	31,  // 87: kvrpcpb.BatchCommandsRequest.Request.batch_get:type_name -> kvrpcpb.BatchGetRequest
+	34,  // 88: kvrpcpb.BatchCommandsRequest.Request.scan:type_name -> kvrpcpb.ScanRequest
+	37,  // 89: kvrpcpb.BatchCommandsRequest.Request.prewrite:type_name -> kvrpcpb.PrewriteRequest
+	39,  // 90: kvrpcpb.BatchCommandsRequest.Request.commit:type_name -> kvrpcpb.CommitRequest
+	41,  // 91: kvrpcpb.BatchCommandsRequest.Request.batch_rollback:type_name -> kvrpcpb.BatchRollbackRequest
+	43,  // 92: kvrpcpb.BatchCommandsRequest.Request.cleanup:type_name -> kvrpcpb.CleanupRequest
+	45,  // 93: kvrpcpb.BatchCommandsRequest.Request.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusRequest
+	47,  // 94: kvrpcpb.BatchCommandsRequest.Request.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksRequest
+	49,  // 95: kvrpcpb.BatchCommandsRequest.Request.resolve_lock:type_name -> kvrpcpb.ResolveLockRequest
+	51,  // 96: kvrpcpb.BatchCommandsRequest.Request.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatRequest
+	53,  // 97: kvrpcpb.BatchCommandsRequest.Request.scan_lock:type_name -> kvrpcpb.ScanLockRequest
+	55,  // 98: kvrpcpb.BatchCommandsRequest.Request.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockRequest
+	57,  // 99: kvrpcpb.BatchCommandsRequest.Request.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackRequest
+	60,  // 100: kvrpcpb.BatchCommandsRequest.Request.coprocessor:type_name -> kvrpcpb.CoprocessorRequest
+	30,  // 101: kvrpcpb.BatchCommandsResponse.Response.get:type_name -> kvrpcpb.GetResponse
+	33,  // 102: kvrpcpb.BatchCommandsResponse.Response.batch_get:type_name -> kvrpcpb.BatchGetResponse
+	35,  // 103: kvrpcpb.BatchCommandsResponse.Response.scan:type_name -> kvrpcpb.ScanResponse
+	38,  // 104: kvrpcpb.BatchCommandsResponse.Response.prewrite:type_name -> kvrpcpb.PrewriteResponse
+	40,  // 105: kvrpcpb.BatchCommandsResponse.Response.commit:type_name -> kvrpcpb.CommitResponse
+	42,  // 106: kvrpcpb.BatchCommandsResponse.Response.batch_rollback:type_name -> kvrpcpb.BatchRollbackResponse
+	44,  // 107: kvrpcpb.BatchCommandsResponse.Response.cleanup:type_name -> kvrpcpb.CleanupResponse
+	46,  // 108: kvrpcpb.BatchCommandsResponse.Response.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusResponse
+	48,  // 109: kvrpcpb.BatchCommandsResponse.Response.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksResponse
+	50,  // 110: kvrpcpb.BatchCommandsResponse.Response.resolve_lock:type_name -> kvrpcpb.ResolveLockResponse
+	52,  // 111: kvrpcpb.BatchCommandsResponse.Response.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatResponse
+	54,  // 112: kvrpcpb.BatchCommandsResponse.Response.scan_lock:type_name -> kvrpcpb.ScanLockResponse
+	56,  // 113: kvrpcpb.BatchCommandsResponse.Response.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockResponse
+	58,  // 114: kvrpcpb.BatchCommandsResponse.Response.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackResponse
+	61,  // 115: kvrpcpb.BatchCommandsResponse.Response.coprocessor:type_name -> kvrpcpb.CoprocessorResponse
+	29,  // 116: kvrpcpb.Tikv.KvGet:input_type -> kvrpcpb.GetRequest
+	31,  // 117: kvrpcpb.Tikv.KvBatchGet:input_type -> kvrpcpb.BatchGetRequest
+	34,  // 118: kvrpcpb.Tikv.KvScan:input_type -> kvrpcpb.ScanRequest
+	37,  // 119: kvrpcpb.Tikv.KvPrewrite:input_type -> kvrpcpb.PrewriteRequest
+	39,  // 120: kvrpcpb.Tikv.KvCommit:input_type -> kvrpcpb.CommitRequest
+	41,  // 121: kvrpcpb.Tikv.KvBatchRollback:input_type -> kvrpcpb.BatchRollbackRequest
+	43,  // 122: kvrpcpb.Tikv.KvCleanup:input_type -> kvrpcpb.CleanupRequest
+	45,  // 123: kvrpcpb.Tikv.KvCheckTxnStatus:input_type -> kvrpcpb.CheckTxnStatusRequest
+	47,  // 124: kvrpcpb.Tikv.KvCheckSecondaryLocks:input_type -> kvrpcpb.CheckSecondaryLocksRequest
+	49,  // 125: kvrpcpb.Tikv.KvResolveLock:input_type -> kvrpcpb.ResolveLockRequest
+	51,  // 126: kvrpcpb.Tikv.KvTxnHeartBeat:input_type -> kvrpcpb.TxnHeartBeatRequest
+	53,  // 127: kvrpcpb.Tikv.KvScanLock:input_type -> kvrpcpb.ScanLockRequest
+	55,  // 128: kvrpcpb.Tikv.KvPessimisticLock:input_type -> kvrpcpb.PessimisticLockRequest
+	57,  // 129: kvrpcpb.Tikv.KvPessimisticRollback:input_type -> kvrpcpb.PessimisticRollbackRequest
+	60,  // 130: kvrpcpb.Tikv.Coprocessor:input_type -> kvrpcpb.CoprocessorRequest
+	62,  // 131: kvrpcpb.Tikv.BatchCommands:input_type -> kvrpcpb.BatchCommandsRequest
+	30,  // 132: kvrpcpb.Tikv.KvGet:output_type -> kvrpcpb.GetResponse
+	33,  // 133: kvrpcpb.Tikv.KvBatchGet:output_type -> kvrpcpb.BatchGetResponse
+	35,  // 134: kvrpcpb.Tikv.KvScan:output_type -> kvrpcpb.ScanResponse
+	38,  // 135: kvrpcpb.Tikv.KvPrewrite:output_type -> kvrpcpb.PrewriteResponse
+	40,  // 136: kvrpcpb.Tikv.KvCommit:output_type -> kvrpcpb.CommitResponse
+	42,  // 137: kvrpcpb.Tikv.KvBatchRollback:output_type -> kvrpcpb.BatchRollbackResponse
+	44,  // 138: kvrpcpb.Tikv.KvCleanup:output_type -> kvrpcpb.CleanupResponse
+	46,  // 139: kvrpcpb.Tikv.KvCheckTxnStatus:output_type -> kvrpcpb.CheckTxnStatusResponse
+	48,  // 140: kvrpcpb.Tikv.KvCheckSecondaryLocks:output_type -> kvrpcpb.CheckSecondaryLocksResponse
+	50,  // 141: kvrpcpb.Tikv.KvResolveLock:output_type -> kvrpcpb.ResolveLockResponse
+	52,  // 142: kvrpcpb.Tikv.KvTxnHeartBeat:output_type -> kvrpcpb.TxnHeartBeatResponse
+	54,  // 143: kvrpcpb.Tikv.KvScanLock:output_type -> kvrpcpb.ScanLockResponse
+	56,  // 144: kvrpcpb.Tikv.KvPessimisticLock:output_type -> kvrpcpb.PessimisticLockResponse
+	58,  // 145: kvrpcpb.Tikv.KvPessimisticRollback:output_type -> kvrpcpb.PessimisticRollbackResponse
+	61,  // 146: kvrpcpb.Tikv.Coprocessor:output_type -> kvrpcpb.CoprocessorResponse
+	63,  // 147: kvrpcpb.Tikv.BatchCommands:output_type -> kvrpcpb.BatchCommandsResponse
+	132, // [132:148] is the sub-list for method output_type
+	116, // [116:132] is the sub-list for method input_type
+	116, // [116:116] is the sub-list for extension type_name
+	116, // [116:116] is the sub-list for extension extendee
+	0,   // [0:116] is the sub-list for field type_name
 }
 
 func init() { file_kvrpcpb_proto_init() }
@@ -5224,7 +5477,7 @@ func file_kvrpcpb_proto_init() {
 	if File_kvrpcpb_proto != nil {
 		return
 	}
-	file_kvrpcpb_proto_msgTypes[56].OneofWrappers = []any{
+	file_kvrpcpb_proto_msgTypes[59].OneofWrappers = []any{
 		(*BatchCommandsRequest_Request_Get)(nil),
 		(*BatchCommandsRequest_Request_BatchGet)(nil),
 		(*BatchCommandsRequest_Request_Scan)(nil),
@@ -5241,7 +5494,7 @@ func file_kvrpcpb_proto_init() {
 		(*BatchCommandsRequest_Request_PessimisticRollback)(nil),
 		(*BatchCommandsRequest_Request_Coprocessor)(nil),
 	}
-	file_kvrpcpb_proto_msgTypes[57].OneofWrappers = []any{
+	file_kvrpcpb_proto_msgTypes[60].OneofWrappers = []any{
 		(*BatchCommandsResponse_Response_Get)(nil),
 		(*BatchCommandsResponse_Response_BatchGet)(nil),
 		(*BatchCommandsResponse_Response_Scan)(nil),
@@ -5263,8 +5516,8 @@ func file_kvrpcpb_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_kvrpcpb_proto_rawDesc), len(file_kvrpcpb_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   58,
+			NumEnums:      5,
+			NumMessages:   61,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
