@@ -154,3 +154,34 @@ func WithKeySplit(o engine.Options) engine.Options {
 	o.Split, o.ImmediateSuccessor, o.ComparerName = EngineKeySplit, EngineKeySuccessor, EngineComparerName
 	return o
 }
+
+// EngineRanges returns the engine key ranges [lo, hi) that hold the locks,
+// write records and data of the user keys in [start, end) (empty end:
+// +inf): what a region's snapshot carries and what its removal deletes.
+func EngineRanges(start, end []byte) [][2][]byte {
+	lockHi := []byte{prefixLock + 1}
+	if len(end) > 0 {
+		lockHi = appendLockKey(nil, end)
+	}
+	return [][2][]byte{
+		{encodedRangeBound(prefixData, start, false), encodedRangeBound(prefixData, end, true)},
+		{appendLockKey(nil, start), lockHi},
+		{encodedRangeBound(prefixWrite, start, false), encodedRangeBound(prefixWrite, end, true)},
+	}
+}
+
+// DecodeWriteUserKey returns the user key of a write-space engine key
+// (ok false for other keys).
+func DecodeWriteUserKey(ek []byte) (key []byte, ok bool) {
+	if len(ek) == 0 || ek[0] != prefixWrite {
+		return nil, false
+	}
+	p, key, _, err := DecodeVersionedKey(ek)
+	return key, err == nil && p == prefixWrite
+}
+
+// WriteSpaceBounds returns the engine bounds of the write records of the
+// user keys in [start, end).
+func WriteSpaceBounds(start, end []byte) (lo, hi []byte) {
+	return encodedRangeBound(prefixWrite, start, false), encodedRangeBound(prefixWrite, end, true)
+}

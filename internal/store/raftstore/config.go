@@ -1,0 +1,105 @@
+package raftstore
+
+import (
+	"log/slog"
+	"time"
+)
+
+// Config tunes a Store. Zero fields take the defaults named.
+type Config struct {
+	// StoreID is this store's id (from PD).
+	StoreID uint64
+	// SyncLog fsyncs the raft log before a write is acknowledged
+	// (raftstore.sync-log, default true in the config file; here the
+	// caller decides).
+	SyncLog bool
+	// StorePoolSize is the number of raft loops (raftstore.store-pool-size,
+	// default 2); ApplyPoolSize the number of apply workers
+	// (raftstore.apply-pool-size, default 2).
+	StorePoolSize int
+	ApplyPoolSize int
+	// TickInterval is raft's base tick (default 100ms); ElectionTicks
+	// (default 10) and HeartbeatTicks (default 2) count in it.
+	TickInterval   time.Duration
+	ElectionTicks  int
+	HeartbeatTicks int
+	// RaftLogGCInterval is how often a leader considers truncating its log
+	// (default 3s); RaftLogGCThreshold the number of applied entries kept
+	// (default 50); RaftLogGCCountLimit the log length above which a
+	// leader truncates to the quorum's index even if a follower lags
+	// (default 10000, the lagging follower gets a snapshot).
+	RaftLogGCInterval   time.Duration
+	RaftLogGCThreshold  uint64
+	RaftLogGCCountLimit uint64
+	// SplitCheckInterval is how often a leader checks its region's size
+	// (default 10s). A region above RegionMaxSize bytes or RegionMaxKeys
+	// keys splits into pieces of RegionSplitSize / RegionSplitKeys
+	// (defaults 144/96 MiB and 1,440,000/960,000 keys).
+	SplitCheckInterval time.Duration
+	RegionMaxSize      uint64
+	RegionSplitSize    uint64
+	RegionMaxKeys      uint64
+	RegionSplitKeys    uint64
+	// PDHeartbeatInterval is how often leaders report their regions and
+	// the store reports itself to PD (default 1s for regions, 10× for the
+	// store... both use it; default 2s).
+	PDHeartbeatInterval time.Duration
+	// Logger receives the store's logs (default slog.Default()).
+	Logger *slog.Logger
+}
+
+func (c *Config) fill() {
+	if c.StorePoolSize <= 0 {
+		c.StorePoolSize = 2
+	}
+	if c.ApplyPoolSize <= 0 {
+		c.ApplyPoolSize = 2
+	}
+	if c.TickInterval <= 0 {
+		c.TickInterval = 100 * time.Millisecond
+	}
+	if c.ElectionTicks <= 0 {
+		c.ElectionTicks = 10
+	}
+	if c.HeartbeatTicks <= 0 {
+		c.HeartbeatTicks = 2
+	}
+	if c.RaftLogGCInterval <= 0 {
+		c.RaftLogGCInterval = 3 * time.Second
+	}
+	if c.RaftLogGCThreshold == 0 {
+		c.RaftLogGCThreshold = 50
+	}
+	if c.RaftLogGCCountLimit == 0 {
+		c.RaftLogGCCountLimit = 10000
+	}
+	if c.SplitCheckInterval <= 0 {
+		c.SplitCheckInterval = 10 * time.Second
+	}
+	if c.RegionSplitSize == 0 {
+		c.RegionSplitSize = 96 << 20
+	}
+	if c.RegionMaxSize == 0 {
+		c.RegionMaxSize = c.RegionSplitSize / 2 * 3
+	}
+	if c.RegionSplitKeys == 0 {
+		c.RegionSplitKeys = 960_000
+	}
+	if c.RegionMaxKeys == 0 {
+		c.RegionMaxKeys = c.RegionSplitKeys / 2 * 3
+	}
+	if c.PDHeartbeatInterval <= 0 {
+		c.PDHeartbeatInterval = 2 * time.Second
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}
+
+// maxLease is how long a leader serves reads locally after a quorum
+// acknowledged something it sent: below the election timeout by two
+// ticks (one for the randomised timeout's floor, one for clock drift),
+// so no rival can have been elected meanwhile (CheckQuorum + PreVote).
+func (c *Config) maxLease() time.Duration {
+	return time.Duration(c.ElectionTicks-2) * c.TickInterval
+}

@@ -1,0 +1,157 @@
+package raftstore
+
+import (
+	"context"
+	"sync/atomic"
+
+	"go.etcd.io/raft/v3/raftpb"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+	"github.com/strata-db/strata/internal/store/engine"
+)
+
+// routeKey carries the routed region of a request in its context.
+type routeKey struct{}
+
+type route struct {
+	p  *peer
+	rc *kvrpcpb.Context
+}
+
+// Route checks that a request routed with rc may run here — the target
+// store, a peer of the region, its epoch's version, this peer leading,
+// and for async-commit or 1PC prewrites (needMaxTS) max_ts synced since
+// the leader change — and returns the context the storage calls take.
+// A refusal is a *RegionError.
+func (s *Store) Route(ctx context.Context, rc *kvrpcpb.Context, needMaxTS bool) (context.Context, error) {
+	if rc == nil {
+		return nil, errRegionNotFound(0)
+	}
+	if sid := rc.GetPeer().GetStoreId(); sid != 0 && sid != s.cfg.StoreID {
+		return nil, errStoreNotMatch(sid, s.cfg.StoreID)
+	}
+	p := s.peer(rc.GetRegionId())
+	if p == nil || !p.initialized.Load() || p.destroyed.Load() {
+		return nil, errRegionNotFound(rc.GetRegionId())
+	}
+	region := p.Region()
+	if rc.GetRegionEpoch().GetVersion() != region.GetRegionEpoch().GetVersion() {
+		return nil, errEpochNotMatch("request is routed by an old region", s.siblings(region)...)
+	}
+	if !p.isLeader.Load() {
+		return nil, errNotLeader(p.regionID, p.leaderPeer())
+	}
+	if needMaxTS && p.maxTSTerm.Load() != p.term.Load() {
+		return nil, errMaxTSNotSynced(p.regionID)
+	}
+	return context.WithValue(ctx, routeKey{}, &route{p: p, rc: rc}), nil
+}
+
+// siblings returns region and the regions here that follow it up to the
+// end of the range it had (what a client needs after a split).
+func (s *Store) siblings(region *kvrpcpb.Region) []*kvrpcpb.Region {
+	out := []*kvrpcpb.Region{region}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, q := range s.mu.peers {
+		if q.regionID != region.GetId() && q.initialized.Load() {
+			r := q.Region()
+			if r.GetRegionEpoch().GetVersion() == region.GetRegionEpoch().GetVersion() {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+var _ engine.Engine = (*Store)(nil)
+
+// Snapshot implements engine.Engine: a read view of kvdb that is
+// linearizable for the routed region — under the leader's lease, or after
+// a ReadIndex round confirmed leadership and the peer applied up to the
+// read index. Without a route (store-wide scans at start-up) it is a
+// plain kvdb snapshot.
+func (s *Store) Snapshot(ctx context.Context) (engine.Snapshot, error) {
+	rt, _ := ctx.Value(routeKey{}).(*route)
+	if rt == nil {
+		return s.kv.Snapshot(ctx)
+	}
+	p := rt.p
+	if p.leaseValid() {
+		s.metrics.leaseRead()
+		return s.kv.Snapshot(ctx)
+	}
+	s.metrics.readIndex()
+	type res struct {
+		index uint64
+		err   error
+	}
+	ch := make(chan res, 1)
+	p.post(&readReq{done: func(index uint64, err error) { ch <- res{index, err} }})
+	var r res
+	select {
+	case r = <-ch:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-s.stopped:
+		return nil, ErrStopped
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if err := p.waitApplied(ctx, r.index); err != nil {
+		return nil, err
+	}
+	return s.kv.Snapshot(ctx)
+}
+
+var proposalIDs atomic.Uint64
+
+// Write implements engine.Engine: the batch is proposed to the routed
+// region's raft group and Write returns once it applied on this peer
+// (or the proposal failed: a *RegionError, or ctx's error — then the
+// write may still apply).
+func (s *Store) Write(ctx context.Context, b *engine.Batch) error {
+	rt, _ := ctx.Value(routeKey{}).(*route)
+	if rt == nil {
+		return errRegionNotFound(0)
+	}
+	if b.Empty() {
+		return nil
+	}
+	ops := make([]*raftserverpb.WriteOp, 0, b.Len())
+	for _, op := range b.Ops() {
+		ops = append(ops, &raftserverpb.WriteOp{Kind: uint32(op.Kind), Key: op.Key, Value: op.Value})
+	}
+	p := rt.p
+	cmd := &raftserverpb.RaftCmdRequest{
+		Header: &raftserverpb.RaftRequestHeader{
+			RegionId: p.regionID, Peer: rt.rc.GetPeer(), RegionEpoch: rt.rc.GetRegionEpoch(),
+		},
+		Ops: ops,
+	}
+	_, err := s.propose(ctx, p, cmd, nil)
+	return err
+}
+
+// propose hands cmd to p's raft group and waits for its apply.
+func (s *Store) propose(ctx context.Context, p *peer, cmd *raftserverpb.RaftCmdRequest, cc *raftpb.ConfChangeV2) (applyResult, error) {
+	ch := make(chan applyResult, 1)
+	prop := &proposal{id: proposalIDs.Add(1), cmd: cmd, done: func(r applyResult) { ch <- r }}
+	if cc != nil {
+		prop.cc = cc
+	}
+	p.post(prop)
+	select {
+	case r := <-ch:
+		return r, r.err
+	case <-ctx.Done():
+		return applyResult{}, ctx.Err()
+	case <-s.stopped:
+		return applyResult{}, ErrStopped
+	}
+}
+
+// Close implements engine.Engine; the store's owner closes the engines.
+func (s *Store) Close() error { return nil }

@@ -1,0 +1,317 @@
+package raftstore
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.etcd.io/raft/v3"
+	"go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/internal/kvproto/pdpb"
+	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+)
+
+// leaderTick runs a leader's periodic work. Loop goroutine.
+func (p *peer) leaderTick() {
+	now := p.s.clock()
+	cfg := &p.s.cfg
+	if now.Sub(p.lastGC) >= cfg.RaftLogGCInterval {
+		p.lastGC = now
+		p.maybeCompactLog()
+	}
+	if p.s.pd != nil && now.Sub(p.lastSplitChk) >= cfg.SplitCheckInterval && !p.pendingSplit {
+		p.lastSplitChk = now
+		p.s.scheduleSplitCheck(p)
+	}
+	if p.s.pd != nil && now.Sub(p.lastPDBeat) >= cfg.PDHeartbeatInterval {
+		p.lastPDBeat = now
+		p.s.regionHeartbeat(p, p.heartbeatRequest())
+	}
+}
+
+// maybeCompactLog proposes truncating the log below what every follower
+// has (or, once the log is too long, below what a quorum has; laggards
+// get a snapshot). Loop goroutine.
+func (p *peer) maybeCompactLog() {
+	applied := p.appliedIdx.Load()
+	first := p.ps.truncated.Index
+	if applied <= first || applied-first < p.s.cfg.RaftLogGCThreshold {
+		return
+	}
+	st := p.rn.Status()
+	minMatch := applied
+	for id, pr := range st.Progress {
+		if id != p.peerID && pr.Match < minMatch {
+			minMatch = pr.Match
+		}
+	}
+	idx := minMatch
+	if p.ps.lastIndex-first > p.s.cfg.RaftLogGCCountLimit {
+		idx = applied
+	}
+	if idx <= first || idx-first < p.s.cfg.RaftLogGCThreshold/2 {
+		return
+	}
+	term, err := p.ps.Term(idx)
+	if err != nil {
+		return
+	}
+	cmd := &raftserverpb.RaftCmdRequest{
+		Header: &raftserverpb.RaftRequestHeader{RegionId: p.regionID, RegionEpoch: p.Region().GetRegionEpoch()},
+		Admin: &raftserverpb.AdminRequest{
+			CmdType:    raftserverpb.AdminCmdType_CompactLog,
+			CompactLog: &raftserverpb.CompactLogRequest{CompactIndex: idx, CompactTerm: term},
+		},
+	}
+	p.propose(&proposal{id: proposalIDs.Add(1), cmd: cmd, done: func(applyResult) {}})
+}
+
+// onCompacted deletes the log up to index from raftdb once the apply of
+// CompactLog made kvdb durable past it. Loop goroutine.
+func (p *peer) onCompacted(index, term uint64) {
+	wb := p.s.raftdb.NewBatch()
+	defer wb.Close()
+	if err := p.ps.compactTo(wb, index, term); err != nil {
+		p.s.log.Warn("raftstore: compact log", "region", p.regionID, "err", err)
+		return
+	}
+	if err := wb.Commit(nil); err != nil {
+		p.s.log.Warn("raftstore: compact log", "region", p.regionID, "err", err)
+	}
+	if g := p.genSnap; g != nil && g.snap.GetMetadata().GetIndex() < index {
+		p.genSnap = nil
+	}
+}
+
+// heartbeatRequest describes the region for PD. Loop goroutine.
+func (p *peer) heartbeatRequest() *pdpb.RegionHeartbeatRequest {
+	region := p.Region()
+	req := &pdpb.RegionHeartbeatRequest{
+		Region: proto.Clone(region).(*kvrpcpb.Region), Leader: findPeer(region, p.peerID),
+		ApproximateSize: p.approxSize.Load(), ApproximateKeys: p.approxKeys.Load(), Term: p.term.Load(),
+	}
+	st := p.rn.Status()
+	for id, pr := range st.Progress {
+		if id == p.peerID {
+			continue
+		}
+		peer := findPeer(region, id)
+		if peer == nil {
+			continue
+		}
+		if !pr.RecentActive {
+			req.DownPeers = append(req.DownPeers, &pdpb.PeerStats{Peer: peer})
+		} else if pr.Match < p.ps.truncated.Index || pr.State == 2 /* tracker.StateSnapshot */ {
+			req.PendingPeers = append(req.PendingPeers, peer)
+		}
+	}
+	return req
+}
+
+// regionHeartbeat sends req to PD off the loop.
+func (s *Store) regionHeartbeat(p *peer, req *pdpb.RegionHeartbeatRequest) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.pd.RegionHeartbeat(ctx, req); err != nil {
+			s.log.Debug("raftstore: region heartbeat", "region", p.regionID, "err", err)
+		}
+	}()
+}
+
+// onBecomeLeader syncs max_ts from the TSO for the new term (async
+// commit and 1PC prewrites wait for it) and reports to PD at once.
+func (s *Store) onBecomeLeader(p *peer) {
+	term := p.term.Load()
+	if s.pd == nil || s.maxTS == nil {
+		p.maxTSTerm.Store(term)
+		return
+	}
+	go func() {
+		for attempt := 0; ; attempt++ {
+			if p.term.Load() != term || !p.isLeader.Load() || p.destroyed.Load() {
+				return
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			ts, err := s.pd.GetTimestamp(ctx)
+			cancel()
+			if err == nil {
+				s.maxTS.UpdateMaxTS(ts)
+				p.maxTSTerm.Store(term)
+				return
+			}
+			select {
+			case <-s.stopped:
+				return
+			case <-time.After(min(time.Duration(attempt+1)*50*time.Millisecond, time.Second)):
+			}
+		}
+	}()
+}
+
+// storeHeartbeatLoop reports the store to PD periodically.
+func (s *Store) storeHeartbeatLoop() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.cfg.PDHeartbeatInterval)
+	defer t.Stop()
+	started := uint64(time.Now().Unix())
+	for {
+		select {
+		case <-s.stopped:
+			return
+		case <-t.C:
+		}
+		regions := s.Regions()
+		var used uint64
+		if m := s.kvdb.Metrics(); m != nil {
+			used = m.DiskSpaceUsage()
+		}
+		stats := &pdpb.StoreStats{
+			StoreId: s.cfg.StoreID, RegionCount: uint32(len(regions)), LeaderCount: uint32(s.LeaderCount()),
+			UsedSize: used, StartTime: started, Capacity: 1 << 40, Available: 1<<40 - used,
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := s.pd.StoreHeartbeat(ctx, stats); err != nil {
+			s.log.Debug("raftstore: store heartbeat", "err", err)
+		}
+		cancel()
+	}
+}
+
+// HandleRegionHeartbeatResponse carries out an operator step PD sent
+// back for a region this store leads.
+func (s *Store) HandleRegionHeartbeatResponse(resp *pdpb.RegionHeartbeatResponse) {
+	p := s.peer(resp.GetRegionId())
+	if p == nil || !p.isLeader.Load() {
+		return
+	}
+	cur := p.Region().GetRegionEpoch()
+	if e := resp.GetRegionEpoch(); e != nil && (e.GetConfVer() < cur.GetConfVer() || e.GetVersion() < cur.GetVersion()) {
+		return // PD decided on an older region
+	}
+	switch {
+	case resp.GetChangePeer() != nil:
+		cp := resp.GetChangePeer()
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := s.ChangePeer(ctx, p.regionID, cp.GetChangeType(), cp.GetPeer()); err != nil {
+				s.log.Info("raftstore: change peer", "region", p.regionID, "peer", cp.GetPeer().GetId(), "err", err)
+			}
+		}()
+	case resp.GetTransferLeader() != nil:
+		s.TransferLeader(p.regionID, resp.GetTransferLeader().GetPeer().GetId())
+	}
+}
+
+// ErrNotLeader is returned by admin calls on a store that does not lead
+// the region.
+var ErrNotLeader = errors.New("raftstore: not the region's leader")
+
+// TransferLeader asks region id's leader here to hand leadership to peer.
+func (s *Store) TransferLeader(regionID, toPeer uint64) {
+	if p := s.peer(regionID); p != nil {
+		p.post(msgTransferLeader{to: toPeer})
+	}
+}
+
+// ChangePeer proposes adding (as voter or learner) or removing a peer of
+// region id and waits for it to apply. The leader does not remove itself:
+// it hands leadership to another voter first and answers busy.
+func (s *Store) ChangePeer(ctx context.Context, regionID uint64, typ pdpb.ConfChangeType, target *kvrpcpb.Peer) error {
+	p := s.peer(regionID)
+	if p == nil {
+		return errRegionNotFound(regionID)
+	}
+	if !p.isLeader.Load() {
+		return ErrNotLeader
+	}
+	region := p.Region()
+	var ct raftpb.ConfChangeType
+	switch typ {
+	case pdpb.ConfChangeType_AddNode:
+		ct = raftpb.ConfChangeType_ConfChangeAddNode
+	case pdpb.ConfChangeType_AddLearnerNode:
+		ct = raftpb.ConfChangeType_ConfChangeAddLearnerNode
+	case pdpb.ConfChangeType_RemoveNode:
+		ct = raftpb.ConfChangeType_ConfChangeRemoveNode
+		if target.GetId() == p.peerID {
+			for _, pr := range region.GetPeers() {
+				if pr.GetId() != p.peerID && pr.GetRole() == kvrpcpb.PeerRole_Voter {
+					s.TransferLeader(regionID, pr.GetId())
+					break
+				}
+			}
+			return errServerIsBusy("transferring leadership before removing the leader")
+		}
+	}
+	cc := &raftpb.ConfChangeV2{Changes: []*raftpb.ConfChangeSingle{{Type: ct.Enum(), NodeId: proto.Uint64(target.GetId())}}}
+	cmd := &raftserverpb.RaftCmdRequest{
+		Header: &raftserverpb.RaftRequestHeader{RegionId: regionID, RegionEpoch: region.GetRegionEpoch()},
+		Admin:  &raftserverpb.AdminRequest{CmdType: raftserverpb.AdminCmdType_ChangePeer, ChangePeer: target},
+	}
+	_, err := s.propose(ctx, p, cmd, cc)
+	return err
+}
+
+// SplitRegion splits region id at the given user keys (ascending, inside
+// the region) with ids from PD, and returns the resulting regions.
+func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte) ([]*kvrpcpb.Region, error) {
+	p := s.peer(regionID)
+	if p == nil {
+		return nil, errRegionNotFound(regionID)
+	}
+	if !p.isLeader.Load() {
+		return nil, ErrNotLeader
+	}
+	if s.pd == nil {
+		return nil, errors.New("raftstore: split needs PD")
+	}
+	region := p.Region()
+	ids, err := s.pd.AskBatchSplit(ctx, region, len(keys))
+	if err != nil {
+		return nil, err
+	}
+	if len(ids) != len(keys) {
+		return nil, errors.New("raftstore: PD returned the wrong number of split ids")
+	}
+	req := &raftserverpb.BatchSplitRequest{RightDerive: true}
+	for i, k := range keys {
+		req.Requests = append(req.Requests, &raftserverpb.SplitRequest{
+			SplitKey: k, NewRegionId: ids[i].GetNewRegionId(), NewPeerIds: ids[i].GetNewPeerIds(),
+		})
+	}
+	cmd := &raftserverpb.RaftCmdRequest{
+		Header: &raftserverpb.RaftRequestHeader{RegionId: regionID, RegionEpoch: region.GetRegionEpoch()},
+		Admin:  &raftserverpb.AdminRequest{CmdType: raftserverpb.AdminCmdType_BatchSplit, Splits: req},
+	}
+	res, err := s.propose(ctx, p, cmd, nil)
+	return res.regions, err
+}
+
+// reportSplit tells PD about the regions a split produced.
+func (s *Store) reportSplit(regions []*kvrpcpb.Region) {
+	if s.pd == nil {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.pd.ReportBatchSplit(ctx, regions); err != nil {
+			s.log.Debug("raftstore: report split", "err", err)
+		}
+	}()
+}
+
+// Campaign makes region id's peer here start an election (tests, and a
+// new region's first leader).
+func (s *Store) Campaign(regionID uint64) {
+	if p := s.peer(regionID); p != nil {
+		p.post(msgCampaign{})
+	}
+}
+
+var _ = raft.StateLeader

@@ -1,0 +1,133 @@
+package raftstore
+
+import (
+	"errors"
+
+	"go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+)
+
+var errUnreachable = errors.New("raftstore: store unreachable")
+
+// sendRaftMessages wraps raft's messages of p with the region's routing
+// data and hands them to the transport, grouped by store. Loop goroutine.
+func (s *Store) sendRaftMessages(p *peer, msgs []*raftpb.Message) {
+	if len(msgs) == 0 || s.trans == nil {
+		return
+	}
+	region := p.Region()
+	from := findPeer(region, p.peerID)
+	if from == nil {
+		from = &kvrpcpb.Peer{Id: p.peerID, StoreId: s.cfg.StoreID}
+	}
+	byStore := map[uint64][]*raftserverpb.RaftMessage{}
+	for _, m := range msgs {
+		to := findPeer(region, m.GetTo())
+		if to == nil {
+			continue // a peer removed meanwhile
+		}
+		rm := &raftserverpb.RaftMessage{
+			RegionId: p.regionID, FromPeer: from, ToPeer: to, Message: m,
+			RegionEpoch: region.GetRegionEpoch(), StartKey: region.GetStartKey(), EndKey: region.GetEndKey(),
+		}
+		if m.GetType() == raftpb.MsgSnap {
+			s.sendSnapshot(p, to, rm)
+			continue
+		}
+		byStore[to.GetStoreId()] = append(byStore[to.GetStoreId()], rm)
+	}
+	for store, batch := range byStore {
+		s.trans.Send(store, batch)
+	}
+}
+
+// findPeer returns region's peer with id, or nil.
+func findPeer(r *kvrpcpb.Region, id uint64) *kvrpcpb.Peer {
+	for _, p := range r.GetPeers() {
+		if p.GetId() == id {
+			return p
+		}
+	}
+	return nil
+}
+
+// isInitialMsg reports whether m may create a peer on its receiver: a
+// (pre)vote, or a heartbeat of a leader that knows nothing of the peer
+// (commit 0), or a snapshot (TiKV's is_initial_msg, plus MsgSnap).
+func isInitialMsg(m *raftpb.Message) bool {
+	switch m.GetType() {
+	case raftpb.MsgVote, raftpb.MsgPreVote, raftpb.MsgSnap:
+		return true
+	case raftpb.MsgHeartbeat:
+		return m.GetCommit() == 0
+	}
+	return false
+}
+
+// OnRaftMessage routes a raft message from another store to its peer,
+// creating the peer when the message may (isInitialMsg) and no
+// initialized region here covers its range.
+func (s *Store) OnRaftMessage(m *raftserverpb.RaftMessage) {
+	select {
+	case <-s.stopped:
+		return
+	default:
+	}
+	if m.GetToPeer().GetStoreId() != s.cfg.StoreID || m.GetMessage() == nil {
+		return
+	}
+	if p := s.peer(m.GetRegionId()); p != nil {
+		switch {
+		case p.peerID == m.GetToPeer().GetId():
+			if m.GetIsTombstone() {
+				s.destroyPeer(p, nil)
+				return
+			}
+			p.post(m)
+			return
+		case p.peerID < m.GetToPeer().GetId() && !p.initialized.Load():
+			s.removePeer(p) // a newer peer of the region replaces it
+		default:
+			return // for an older peer of this region
+		}
+	}
+	if m.GetIsTombstone() || !isInitialMsg(m.GetMessage()) {
+		return
+	}
+	if s.isTombstoned(m) || s.overlapsInitialized(m.GetRegionId(), m.GetStartKey(), m.GetEndKey()) {
+		return
+	}
+	region := &kvrpcpb.Region{Id: m.GetRegionId(), RegionEpoch: &kvrpcpb.RegionEpoch{}}
+	p, err := s.createPeer(region, m.GetToPeer().GetId(), false)
+	if err != nil {
+		if p = s.peer(m.GetRegionId()); p != nil && p.peerID == m.GetToPeer().GetId() {
+			p.post(m) // created concurrently
+		}
+		return
+	}
+	p.post(m)
+}
+
+// isTombstoned reports whether this store holds a tombstone of m's region
+// at least as new as m's sender knows (a removed peer never comes back).
+func (s *Store) isTombstoned(m *raftserverpb.RaftMessage) bool {
+	v, closer, err := s.kvdb.Get(regionStateKey(m.GetRegionId()))
+	if err != nil {
+		return false
+	}
+	defer closer.Close()
+	st := &raftserverpb.RegionLocalState{}
+	if proto.Unmarshal(v, st) != nil || st.GetState() != raftserverpb.PeerState_Tombstone {
+		return false
+	}
+	te, me := st.GetRegion().GetRegionEpoch(), m.GetRegionEpoch()
+	if me.GetConfVer() <= te.GetConfVer() {
+		return true
+	}
+	// A newer epoch may re-add this store, but only with a new peer id.
+	old := findStorePeer(st.GetRegion(), s.cfg.StoreID)
+	return old != nil && m.GetToPeer().GetId() <= old.GetId()
+}

@@ -1,0 +1,268 @@
+package raftstore
+
+import (
+	"context"
+	"encoding/binary"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.etcd.io/raft/v3"
+	"go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+)
+
+// peer is this store's replica of one region: a raft RawNode driven by
+// one raft loop, and the region as last applied.
+//
+// Goroutines: the owning raftLoop alone touches rn, ps and the fields
+// marked "loop"; the apply worker owns ap; everything else is atomic or
+// under its own mutex. Lock order: propMu, then readMu (never both from
+// the loop while calling into raft).
+type peer struct {
+	s        *Store
+	regionID uint64
+	peerID   uint64
+	loop     *raftLoop
+	applier  *applyWorker
+
+	mbox mailbox
+
+	// loop
+	rn           *raft.RawNode
+	ps           *peerStorage
+	readQueue    []*readReq // waiting for the next ReadIndex round
+	readRounds   map[uint64]*readRound
+	nextReadID   uint64
+	pendingConf  bool // a conf change is proposed and not yet applied
+	pendingSplit bool // a split is proposed and not yet applied
+	lastGC       time.Time
+	lastSplitChk time.Time
+	lastPDBeat   time.Time
+	wasLeader    bool
+	genSnap      *genSnapshot // the last snapshot generated for followers
+	generating   bool
+
+	region      atomic.Pointer[kvrpcpb.Region] // as applied
+	initialized atomic.Bool                    // has a key range (not created from a message)
+	isLeader    atomic.Bool
+	leaderID    atomic.Uint64
+	term        atomic.Uint64
+	appliedIdx  atomic.Uint64
+	appliedTerm atomic.Uint64
+	leaseUntil  atomic.Int64  // store-clock ns; valid only for leaseTerm
+	leaseTerm   atomic.Uint64 // term the lease was granted in
+	maxTSTerm   atomic.Uint64 // term in which max_ts was synced from the TSO
+	destroyed   atomic.Bool
+	approxSize  atomic.Uint64
+	approxKeys  atomic.Uint64
+	// splitChecking is set while a split check of the region runs.
+	splitChecking atomic.Bool
+
+	ap *applyState // apply worker
+
+	propMu    sync.Mutex
+	proposals map[uint64]*proposal
+
+	applyMu      sync.Mutex
+	applyWaiters []applyWaiter
+}
+
+// applyState is what the apply worker keeps of a peer.
+type applyState struct {
+	region    *kvrpcpb.Region
+	applied   uint64
+	appliedT  uint64
+	truncated truncState
+}
+
+// proposal is a command waiting for its entry to apply.
+type proposal struct {
+	id         uint64
+	cmd        *raftserverpb.RaftCmdRequest
+	cc         *raftpb.ConfChangeV2 // set for a conf change
+	term       uint64
+	proposedAt int64 // store-clock ns
+	done       func(res applyResult)
+}
+
+// applyResult is the outcome of one applied command.
+type applyResult struct {
+	err     error
+	regions []*kvrpcpb.Region // a split's regions
+}
+
+type applyWaiter struct {
+	index uint64
+	ch    chan struct{}
+}
+
+// readReq is a read waiting to be confirmed by a ReadIndex round.
+type readReq struct {
+	done func(index uint64, err error)
+}
+
+// readRound is one ReadIndex issued for a batch of reads.
+type readRound struct {
+	reqs   []*readReq
+	sentAt int64
+	term   uint64
+}
+
+// Region returns the peer's region as last applied.
+func (p *peer) Region() *kvrpcpb.Region { return p.region.Load() }
+
+// post hands x to the peer's loop.
+func (p *peer) post(x any) {
+	p.mbox.push(x)
+	p.loop.wake(p)
+}
+
+// leaderPeer returns the peer the region's leader runs as, if known.
+func (p *peer) leaderPeer() *kvrpcpb.Peer {
+	id := p.leaderID.Load()
+	if id == 0 {
+		return nil
+	}
+	for _, pr := range p.Region().GetPeers() {
+		if pr.GetId() == id {
+			return pr
+		}
+	}
+	return nil
+}
+
+// leaseValid reports whether the leader may read locally now.
+func (p *peer) leaseValid() bool {
+	if !p.isLeader.Load() {
+		return false
+	}
+	t := p.term.Load()
+	return p.leaseTerm.Load() == t && p.appliedTerm.Load() == t && p.s.now() < p.leaseUntil.Load()
+}
+
+// renewLease extends the lease to sentAt + maxLease if term is current.
+func (p *peer) renewLease(term uint64, sentAt int64) {
+	if term != p.term.Load() || !p.isLeader.Load() {
+		return
+	}
+	until := sentAt + int64(p.s.cfg.maxLease())
+	if p.leaseTerm.Load() != term {
+		p.leaseTerm.Store(term)
+		p.leaseUntil.Store(until)
+		return
+	}
+	for {
+		cur := p.leaseUntil.Load()
+		if until <= cur || p.leaseUntil.CompareAndSwap(cur, until) {
+			return
+		}
+	}
+}
+
+// waitApplied blocks until the peer applied index, or ctx ends.
+func (p *peer) waitApplied(ctx context.Context, index uint64) error {
+	if p.appliedIdx.Load() >= index {
+		return nil
+	}
+	ch := make(chan struct{})
+	p.applyMu.Lock()
+	if p.appliedIdx.Load() >= index {
+		p.applyMu.Unlock()
+		return nil
+	}
+	p.applyWaiters = append(p.applyWaiters, applyWaiter{index, ch})
+	p.applyMu.Unlock()
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-p.s.stopped:
+		return ErrStopped
+	}
+}
+
+// setApplied publishes the applied position and wakes waiters.
+func (p *peer) setApplied(index, term uint64) {
+	p.applyMu.Lock()
+	p.appliedIdx.Store(index)
+	p.appliedTerm.Store(term)
+	kept := p.applyWaiters[:0]
+	for _, w := range p.applyWaiters {
+		if w.index <= index {
+			close(w.ch)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	clear(p.applyWaiters[len(kept):])
+	p.applyWaiters = kept
+	p.applyMu.Unlock()
+}
+
+// addProposal registers prop for its apply.
+func (p *peer) addProposal(prop *proposal) {
+	p.propMu.Lock()
+	p.proposals[prop.id] = prop
+	p.propMu.Unlock()
+}
+
+// takeProposal removes and returns the proposal with id, if pending.
+func (p *peer) takeProposal(id uint64) *proposal {
+	p.propMu.Lock()
+	prop := p.proposals[id]
+	delete(p.proposals, id)
+	p.propMu.Unlock()
+	return prop
+}
+
+// failStale answers StaleCommand to every proposal made in a term below
+// term: an entry of term has applied, so every entry of an older term
+// that will ever commit has applied before it.
+func (p *peer) failStale(term uint64) {
+	var stale []*proposal
+	p.propMu.Lock()
+	for id, prop := range p.proposals {
+		if prop.term < term {
+			stale = append(stale, prop)
+			delete(p.proposals, id)
+		}
+	}
+	p.propMu.Unlock()
+	for _, prop := range stale {
+		prop.done(applyResult{err: errStaleCommand()})
+	}
+}
+
+// failAll answers err to every pending proposal (the peer is gone).
+func (p *peer) failAll(err error) {
+	p.propMu.Lock()
+	props := p.proposals
+	p.proposals = map[uint64]*proposal{}
+	p.propMu.Unlock()
+	for _, prop := range props {
+		prop.done(applyResult{err: err})
+	}
+}
+
+// encodeCmd is a normal entry's data: the proposal id, then the command.
+func encodeCmd(id uint64, cmd *raftserverpb.RaftCmdRequest) ([]byte, error) {
+	b := binary.BigEndian.AppendUint64(make([]byte, 0, 8+proto.Size(cmd)), id)
+	return proto.MarshalOptions{}.MarshalAppend(b, cmd)
+}
+
+// decodeCmd splits an entry's data into proposal id and command.
+func decodeCmd(data []byte) (uint64, *raftserverpb.RaftCmdRequest, error) {
+	if len(data) < 8 {
+		return 0, nil, errCorruptEntry
+	}
+	cmd := &raftserverpb.RaftCmdRequest{}
+	if err := proto.Unmarshal(data[8:], cmd); err != nil {
+		return 0, nil, err
+	}
+	return binary.BigEndian.Uint64(data), cmd, nil
+}

@@ -1,0 +1,263 @@
+package raftstore
+
+import (
+	"encoding/binary"
+
+	"github.com/cockroachdb/pebble/v2"
+	"go.etcd.io/raft/v3"
+	"go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+)
+
+// Mailbox items besides raft messages, proposals and reads.
+type (
+	msgTransferLeader struct{ to uint64 }
+	msgSnapStatus     struct {
+		to     uint64
+		failed bool
+	}
+	msgUnreachable struct{ to uint64 }
+	msgCampaign    struct{}
+	msgCompacted   struct{ index, term uint64 }
+	msgSnapGen     struct{ snap *genSnapshot }
+	msgSnapGenFail struct{}
+	msgConfApplied struct{}
+	msgSplitDone   struct{}
+	msgCall        struct{ fn func() } // runs fn on the loop
+)
+
+// readyWork is one peer's Ready in flight through a round.
+type readyWork struct {
+	rd raft.Ready
+}
+
+// handle acts on one mailbox item. Loop goroutine.
+func (p *peer) handle(it any) {
+	switch m := it.(type) {
+	case *raftserverpb.RaftMessage:
+		if err := p.rn.Step(m.GetMessage()); err != nil {
+			p.s.log.Debug("raft step", "region", p.regionID, "err", err)
+		}
+	case *proposal:
+		p.propose(m)
+	case *readReq:
+		p.readQueue = append(p.readQueue, m)
+	case msgTransferLeader:
+		p.rn.TransferLeader(m.to)
+		p.leaseTerm.Store(0) // the transferee may win before our lease ends
+	case msgSnapStatus:
+		st := raft.SnapshotFinish
+		if m.failed {
+			st = raft.SnapshotFailure
+		}
+		p.rn.ReportSnapshot(m.to, st)
+	case msgUnreachable:
+		p.rn.ReportUnreachable(m.to)
+	case msgCampaign:
+		_ = p.rn.Campaign()
+	case msgCompacted:
+		p.onCompacted(m.index, m.term)
+	case msgSnapGen:
+		p.genSnap, p.generating = m.snap, false
+	case msgSnapGenFail:
+		p.generating = false
+	case msgConfApplied:
+		p.pendingConf = false
+	case msgSplitDone:
+		p.pendingSplit = false
+	case msgCall:
+		m.fn()
+	}
+	if len(p.readQueue) > 0 {
+		p.issueReadIndex()
+	}
+}
+
+// issueReadIndex starts one ReadIndex round for every queued read.
+func (p *peer) issueReadIndex() {
+	reqs := p.readQueue
+	p.readQueue = nil
+	if !p.isLeader.Load() {
+		err := errNotLeader(p.regionID, p.leaderPeer())
+		for _, r := range reqs {
+			r.done(0, err)
+		}
+		return
+	}
+	p.nextReadID++
+	id := p.nextReadID
+	if p.readRounds == nil {
+		p.readRounds = map[uint64]*readRound{}
+	}
+	p.readRounds[id] = &readRound{reqs: reqs, sentAt: p.s.now(), term: p.term.Load()}
+	p.rn.ReadIndex(binary.BigEndian.AppendUint64(nil, id))
+}
+
+// failReads answers err to every read not yet confirmed.
+func (p *peer) failReads(err error) {
+	for id, rr := range p.readRounds {
+		for _, r := range rr.reqs {
+			r.done(0, err)
+		}
+		delete(p.readRounds, id)
+	}
+	for _, r := range p.readQueue {
+		r.done(0, err)
+	}
+	p.readQueue = nil
+}
+
+// propose appends prop to the raft log if this peer leads and the
+// command's epoch is current. Loop goroutine.
+func (p *peer) propose(prop *proposal) {
+	if !p.isLeader.Load() {
+		prop.done(applyResult{err: errNotLeader(p.regionID, p.leaderPeer())})
+		return
+	}
+	region := p.Region()
+	if err := checkProposeEpoch(prop.cmd, region); err != nil {
+		prop.done(applyResult{err: err})
+		return
+	}
+	admin := prop.cmd.GetAdmin()
+	if admin != nil && (p.pendingConf || p.pendingSplit) {
+		prop.done(applyResult{err: errServerIsBusy("an epoch-changing command is in flight")})
+		return
+	}
+	prop.term = p.term.Load()
+	prop.proposedAt = p.s.now()
+	data, err := encodeCmd(prop.id, prop.cmd)
+	if err != nil {
+		prop.done(applyResult{err: err})
+		return
+	}
+	p.addProposal(prop)
+	if prop.cc != nil {
+		prop.cc.Context = data
+		err = p.rn.ProposeConfChange(prop.cc)
+	} else {
+		err = p.rn.Propose(data)
+	}
+	if err != nil {
+		p.takeProposal(prop.id)
+		prop.done(applyResult{err: errNotLeader(p.regionID, p.leaderPeer())})
+		return
+	}
+	switch admin.GetCmdType() {
+	case raftserverpb.AdminCmdType_ChangePeer:
+		p.pendingConf = true
+	case raftserverpb.AdminCmdType_BatchSplit:
+		p.pendingSplit = true
+	}
+}
+
+// onTick advances raft's clock and runs the leader's periodic work.
+func (p *peer) onTick() {
+	p.rn.Tick()
+	if p.isLeader.Load() {
+		p.leaderTick()
+	}
+}
+
+// collectReady takes the peer's Ready and records what must be
+// persisted into wb; it returns whether the write must be synced.
+func (p *peer) collectReady(wb *pebble.Batch) (readyWork, bool, error) {
+	rd := p.rn.Ready()
+	if hs := rd.HardState; !raft.IsEmptyHardState(hs) {
+		p.ps.hardState = proto.Clone(hs).(*raftpb.HardState)
+		p.term.Store(hs.GetTerm())
+	}
+	if rd.SoftState != nil {
+		p.onSoftState(rd.SoftState)
+	}
+	dirty := !raft.IsEmptyHardState(rd.HardState) || len(rd.Entries) > 0
+	if !raft.IsEmptySnap(rd.Snapshot) {
+		if err := p.applySnapshot(rd.Snapshot); err != nil {
+			return readyWork{}, false, err
+		}
+		if err := p.ps.applySnapshotMeta(wb, rd.Snapshot.GetMetadata()); err != nil {
+			return readyWork{}, false, err
+		}
+		dirty = true
+	}
+	if err := p.ps.append(wb, rd.Entries); err != nil {
+		return readyWork{}, false, err
+	}
+	if dirty {
+		if err := p.ps.saveRaftState(wb); err != nil {
+			return readyWork{}, false, err
+		}
+	}
+	return readyWork{rd: rd}, rd.MustSync, nil
+}
+
+// onSoftState reacts to a leadership change.
+func (p *peer) onSoftState(ss *raft.SoftState) {
+	p.leaderID.Store(ss.Lead)
+	leader := ss.RaftState == raft.StateLeader
+	p.isLeader.Store(leader)
+	if leader && !p.wasLeader {
+		p.s.onBecomeLeader(p)
+		p.lastPDBeat = p.s.clock() // first report on the next tick
+		p.lastPDBeat = p.lastPDBeat.Add(-p.s.cfg.PDHeartbeatInterval)
+	}
+	if !leader && p.wasLeader {
+		p.pendingConf, p.pendingSplit = false, false
+		p.failReads(errNotLeader(p.regionID, p.leaderPeer()))
+	}
+	p.wasLeader = leader
+}
+
+// afterPersist sends the Ready's messages, confirms reads and hands the
+// committed entries to the apply worker. Loop goroutine, after the raft
+// state of the round is durable.
+func (p *peer) afterPersist(w *readyWork) {
+	rd := &w.rd
+	p.s.sendRaftMessages(p, rd.Messages)
+	for _, rs := range rd.ReadStates {
+		if len(rs.RequestCtx) != 8 {
+			continue
+		}
+		id := binary.BigEndian.Uint64(rs.RequestCtx)
+		rr := p.readRounds[id]
+		if rr == nil {
+			continue
+		}
+		delete(p.readRounds, id)
+		p.renewLease(rr.term, rr.sentAt)
+		for _, r := range rr.reqs {
+			r.done(rs.Index, nil)
+		}
+	}
+	if len(rd.CommittedEntries) == 0 {
+		return
+	}
+	hasConf := false
+	for _, e := range rd.CommittedEntries {
+		if e.GetType() == raftpb.EntryConfChangeV2 || e.GetType() == raftpb.EntryConfChange {
+			hasConf = true
+			break
+		}
+	}
+	task := &applyTask{p: p, entries: rd.CommittedEntries}
+	if hasConf {
+		task.done = make(chan struct{})
+	}
+	p.applier.submit(task)
+	if hasConf {
+		select {
+		case <-task.done:
+		case <-p.s.stopped:
+			return
+		}
+		for _, cc := range task.confChanges {
+			p.rn.ApplyConfChange(cc)
+		}
+		p.pendingConf = false
+	}
+}
+
+// advance tells raft the Ready is handled.
+func (p *peer) advance(w *readyWork) { p.rn.Advance(w.rd) }

@@ -1,0 +1,524 @@
+package raftstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/google/btree"
+	"go.etcd.io/raft/v3"
+	"go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/internal/kvproto/pdpb"
+	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+	"github.com/strata-db/strata/internal/store/engine"
+)
+
+// PD is what a store asks of the placement driver.
+type PD interface {
+	// AllocID returns a new unique id.
+	AllocID(ctx context.Context) (uint64, error)
+	// AskBatchSplit returns ids for count new regions split off region.
+	AskBatchSplit(ctx context.Context, region *kvrpcpb.Region, count int) ([]*pdpb.SplitID, error)
+	// ReportBatchSplit tells PD the regions a split produced.
+	ReportBatchSplit(ctx context.Context, regions []*kvrpcpb.Region) error
+	// RegionHeartbeat reports a region led by this store. Answers come
+	// back through Store.HandleRegionHeartbeatResponse.
+	RegionHeartbeat(ctx context.Context, req *pdpb.RegionHeartbeatRequest) error
+	// StoreHeartbeat reports the store's stats.
+	StoreHeartbeat(ctx context.Context, stats *pdpb.StoreStats) error
+	// GetTimestamp returns a fresh timestamp from the TSO.
+	GetTimestamp(ctx context.Context) (uint64, error)
+}
+
+// ApplyObserver learns what the apply workers wrote, on every replica, so
+// that in-memory indexes over kvdb (the lock index of store/txn) stay
+// exact when a follower becomes leader.
+type ApplyObserver interface {
+	// Applied is called after the batch's data ops are in kvdb.
+	Applied(b *engine.Batch)
+	// RangeReset is called after a snapshot replaced the user keys in
+	// [start, end) (empty end: unbounded).
+	RangeReset(start, end []byte)
+}
+
+// MaxTSUpdater raises the store's max_ts (store/txn's concurrency
+// manager) when a peer becomes leader.
+type MaxTSUpdater interface{ UpdateMaxTS(ts uint64) }
+
+// Deps are the collaborators of a Store.
+type Deps struct {
+	// KV is the data engine (kvdb), opened with the MVCC key split.
+	KV *engine.Pebble
+	// RaftDB holds the raft logs and raft states.
+	RaftDB *pebble.DB
+	// Transport carries raft messages to other stores.
+	Transport Transport
+	// PD is the placement driver (nil: no PD — splits and heartbeats off).
+	PD PD
+	// Observer sees every apply (may be set later with SetObserver).
+	Observer ApplyObserver
+	// MaxTS is raised from the TSO when a peer becomes leader (optional).
+	MaxTS MaxTSUpdater
+}
+
+// Store is a storage node's multi-raft: the peers of every region with a
+// replica here, their raft loops and apply workers. It implements
+// engine.Engine for store/txn: reads and writes name their region in the
+// context (WithRegion).
+type Store struct {
+	cfg      Config
+	log      *slog.Logger
+	kv       *engine.Pebble
+	kvdb     *pebble.DB
+	raftdb   *pebble.DB
+	trans    Transport
+	pd       PD
+	observer ApplyObserver
+	maxTS    MaxTSUpdater
+	start    time.Time
+	loops    []*raftLoop
+	appliers []*applyWorker
+	metrics  storeMetrics
+
+	mu struct {
+		sync.RWMutex
+		peers  map[uint64]*peer          // by region id
+		ranges *btree.BTreeG[*peer]       // initialized peers by start key
+		snaps  map[snapKey]*receivedSnap // snapshots received, not yet applied
+	}
+
+	stopOnce sync.Once
+	stopped  chan struct{}
+	wg       sync.WaitGroup
+}
+
+// NewStore loads the regions of this store from kvdb and raftdb. Start
+// runs it.
+func NewStore(cfg Config, d Deps) (*Store, error) {
+	cfg.fill()
+	s := &Store{
+		cfg: cfg, log: cfg.Logger.With("store", cfg.StoreID), kv: d.KV, kvdb: d.KV.DB(), raftdb: d.RaftDB,
+		trans: d.Transport, pd: d.PD, observer: d.Observer, maxTS: d.MaxTS, start: time.Now(),
+		stopped: make(chan struct{}),
+	}
+	s.mu.peers = map[uint64]*peer{}
+	s.mu.ranges = btree.NewG(16, func(a, b *peer) bool {
+		return bytes.Compare(a.Region().GetStartKey(), b.Region().GetStartKey()) < 0
+	})
+	s.mu.snaps = map[snapKey]*receivedSnap{}
+	for range cfg.StorePoolSize {
+		s.loops = append(s.loops, newRaftLoop(s))
+	}
+	for range cfg.ApplyPoolSize {
+		s.appliers = append(s.appliers, newApplyWorker(s))
+	}
+	if err := s.loadPeers(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SetObserver sets the apply observer; call before Start.
+func (s *Store) SetObserver(o ApplyObserver) { s.observer = o }
+
+// SetMaxTSUpdater sets what a new leader raises max_ts on; before Start.
+func (s *Store) SetMaxTSUpdater(m MaxTSUpdater) { s.maxTS = m }
+
+// Start runs the raft loops, apply workers and background tasks.
+func (s *Store) Start() {
+	for _, l := range s.loops {
+		s.wg.Add(1)
+		go l.run()
+	}
+	for _, w := range s.appliers {
+		s.wg.Add(1)
+		go w.run()
+	}
+	if s.pd != nil {
+		s.wg.Add(1)
+		go s.storeHeartbeatLoop()
+	}
+}
+
+// Stop ends every loop and worker and fails waiting requests. It does
+// not close the engines.
+func (s *Store) Stop() {
+	s.stopOnce.Do(func() {
+		close(s.stopped)
+		s.wg.Wait()
+		s.mu.Lock()
+		peers := make([]*peer, 0, len(s.mu.peers))
+		for _, p := range s.mu.peers {
+			peers = append(peers, p)
+		}
+		s.mu.Unlock()
+		for _, p := range peers {
+			p.failAll(ErrStopped)
+		}
+	})
+}
+
+// StoreID returns the store's id.
+func (s *Store) StoreID() uint64 { return s.cfg.StoreID }
+
+// now is the store's monotonic clock in ns.
+func (s *Store) now() int64 { return int64(time.Since(s.start)) }
+
+// clock is wall time (for coarse periodic work).
+func (s *Store) clock() time.Time { return time.Now() }
+
+// fatal logs a failure the store cannot recover from for p. The peer
+// stops (it would otherwise diverge); the store goes on with the others.
+func (s *Store) fatal(p *peer, what string, err error) {
+	if p == nil {
+		s.log.Error("raftstore: "+what+" failed", "err", err)
+		return
+	}
+	s.log.Error("raftstore: "+what+" failed; peer stopped", "region", p.regionID, "err", err)
+	p.destroyed.Store(true)
+	p.failAll(err)
+}
+
+// peer returns the peer of region id, or nil.
+func (s *Store) peer(id uint64) *peer {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.mu.peers[id]
+}
+
+// Regions returns the initialized regions with a peer here, for tests
+// and the status page.
+func (s *Store) Regions() []*kvrpcpb.Region {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]*kvrpcpb.Region, 0, len(s.mu.peers))
+	for _, p := range s.mu.peers {
+		if p.initialized.Load() {
+			out = append(out, p.Region())
+		}
+	}
+	return out
+}
+
+// IsLeader reports whether this store leads region id.
+func (s *Store) IsLeader(id uint64) bool {
+	p := s.peer(id)
+	return p != nil && p.isLeader.Load()
+}
+
+// LeaderCount returns the number of regions this store leads.
+func (s *Store) LeaderCount() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	n := 0
+	for _, p := range s.mu.peers {
+		if p.isLeader.Load() {
+			n++
+		}
+	}
+	return n
+}
+
+// AppliedIndex returns the applied index of region id's peer here.
+func (s *Store) AppliedIndex(id uint64) uint64 {
+	if p := s.peer(id); p != nil {
+		return p.appliedIdx.Load()
+	}
+	return 0
+}
+
+// Bootstrap writes the first region of a new cluster (the whole key
+// space, with one peer per entry of region.Peers) into a store's empty
+// engines. Only the store that bootstraps the cluster calls it.
+func Bootstrap(kv *engine.Pebble, raftdb *pebble.DB, region *kvrpcpb.Region) error {
+	kb := kv.DB().NewBatch()
+	defer kb.Close()
+	b, err := proto.Marshal(&raftserverpb.RegionLocalState{State: raftserverpb.PeerState_Normal, Region: region})
+	if err != nil {
+		return err
+	}
+	_ = kb.Set(regionStateKey(region.GetId()), b, nil)
+	b, _ = proto.Marshal(&raftserverpb.RaftApplyState{
+		AppliedIndex: raftInitLogIndex, AppliedTerm: raftInitLogTerm,
+		TruncatedState: &raftserverpb.RaftTruncatedState{Index: raftInitLogIndex, Term: raftInitLogTerm},
+	})
+	_ = kb.Set(applyStateKey(region.GetId()), b, nil)
+	if err := kb.Commit(pebble.Sync); err != nil {
+		return err
+	}
+	return writeInitialRaftState(raftdb, region.GetId(), nil)
+}
+
+// writeInitialRaftState records the raft state of a region created by
+// bootstrap or split: log at (5, 5), committed. A hard state a peer
+// created from a message already persisted (its vote) is kept.
+func writeInitialRaftState(raftdb *pebble.DB, regionID uint64, prev *raftpb.HardState) error {
+	hs := &raftpb.HardState{Term: proto.Uint64(raftInitLogTerm), Commit: proto.Uint64(raftInitLogIndex), Vote: proto.Uint64(0)}
+	if prev.GetTerm() > raftInitLogTerm {
+		hs.Term, hs.Vote = proto.Uint64(prev.GetTerm()), proto.Uint64(prev.GetVote())
+	}
+	b, err := proto.Marshal(&raftserverpb.RaftLocalState{HardState: hs, LastIndex: raftInitLogIndex, LastTerm: raftInitLogTerm})
+	if err != nil {
+		return err
+	}
+	return raftdb.Set(raftStateKey(regionID), b, pebble.Sync)
+}
+
+// loadPeers creates a peer for every region whose local state is Normal.
+func (s *Store) loadPeers() error {
+	lo, hi := regionStateBounds()
+	it, err := s.kvdb.NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for ok := it.First(); ok; ok = it.Next() {
+		id, ok := regionIDOfStateKey(it.Key())
+		if !ok {
+			continue
+		}
+		st := &raftserverpb.RegionLocalState{}
+		if err := proto.Unmarshal(it.Value(), st); err != nil {
+			return fmt.Errorf("raftstore: region %d: corrupt local state: %w", id, err)
+		}
+		if st.GetState() != raftserverpb.PeerState_Normal {
+			continue
+		}
+		self := findStorePeer(st.GetRegion(), s.cfg.StoreID)
+		if self == nil {
+			continue
+		}
+		if _, err := s.createPeer(st.GetRegion(), self.GetId(), true); err != nil {
+			return err
+		}
+	}
+	return it.Error()
+}
+
+// findStorePeer returns region's peer on store id, or nil.
+func findStorePeer(r *kvrpcpb.Region, storeID uint64) *kvrpcpb.Peer {
+	for _, p := range r.GetPeers() {
+		if p.GetStoreId() == storeID {
+			return p
+		}
+	}
+	return nil
+}
+
+// loadApplyState reads a region's apply state from kvdb.
+func (s *Store) loadApplyState(id uint64) (*raftserverpb.RaftApplyState, error) {
+	v, closer, err := s.kvdb.Get(applyStateKey(id))
+	if errors.Is(err, pebble.ErrNotFound) {
+		return &raftserverpb.RaftApplyState{TruncatedState: &raftserverpb.RaftTruncatedState{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer closer.Close()
+	st := &raftserverpb.RaftApplyState{}
+	if err := proto.Unmarshal(v, st); err != nil {
+		return nil, fmt.Errorf("raftstore: region %d: corrupt apply state: %w", id, err)
+	}
+	return st, nil
+}
+
+// createPeer builds and registers the peer peerID of region. An
+// initialized peer loads its state from the engines; an uninitialized one
+// (created from a raft message) starts empty, keeping any hard state it
+// persisted before.
+func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bool) (*peer, error) {
+	id := region.GetId()
+	rs, err := loadRaftState(s.raftdb, id)
+	if err != nil {
+		return nil, err
+	}
+	ps := &peerStorage{regionID: id, raftdb: s.raftdb, hardState: &raftpb.HardState{}, confState: &raftpb.ConfState{}}
+	ap := &applyState{region: region}
+	if initialized {
+		as, err := s.loadApplyState(id)
+		if err != nil {
+			return nil, err
+		}
+		if rs == nil {
+			// Split or bootstrap state committed in kvdb, raft state not
+			// yet written when the process died: write it now.
+			if err := writeInitialRaftState(s.raftdb, id, nil); err != nil {
+				return nil, err
+			}
+			if rs, err = loadRaftState(s.raftdb, id); err != nil {
+				return nil, err
+			}
+		}
+		ps.hardState = proto.Clone(rs.GetHardState()).(*raftpb.HardState)
+		ps.lastIndex, ps.lastTerm = rs.GetLastIndex(), rs.GetLastTerm()
+		ps.truncated = truncState{as.GetTruncatedState().GetIndex(), as.GetTruncatedState().GetTerm()}
+		if ps.truncated.Index > ps.lastIndex {
+			// A snapshot applied to kvdb before raftdb recorded it.
+			ps.lastIndex, ps.lastTerm = ps.truncated.Index, ps.truncated.Term
+		}
+		if ps.hardState.GetCommit() < as.GetAppliedIndex() {
+			ps.hardState.Commit = proto.Uint64(as.GetAppliedIndex())
+		}
+		ps.confState = confStateOf(region)
+		ps.applied = as.GetAppliedIndex()
+		ap.applied, ap.appliedT = as.GetAppliedIndex(), as.GetAppliedTerm()
+		ap.truncated = ps.truncated
+	} else if rs != nil {
+		ps.hardState = &raftpb.HardState{Term: proto.Uint64(rs.GetHardState().GetTerm()), Vote: proto.Uint64(rs.GetHardState().GetVote()), Commit: proto.Uint64(0)}
+	}
+	rn, err := raft.NewRawNode(&raft.Config{
+		ID: peerID, ElectionTick: s.cfg.ElectionTicks, HeartbeatTick: s.cfg.HeartbeatTicks,
+		Storage: ps, Applied: ps.applied,
+		MaxSizePerMsg: 1 << 20, MaxInflightMsgs: 256,
+		MaxUncommittedEntriesSize: 128 << 20, MaxCommittedSizePerReady: 16 << 20,
+		CheckQuorum: true, PreVote: true, ReadOnlyOption: raft.ReadOnlySafe,
+		DisableProposalForwarding: true, StepDownOnRemoval: true,
+		Logger: raftLogger{s.log.With("region", id)},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("raftstore: region %d: %w", id, err)
+	}
+	p := &peer{
+		s: s, regionID: id, peerID: peerID,
+		loop: s.loops[id%uint64(len(s.loops))], applier: s.appliers[id%uint64(len(s.appliers))],
+		rn: rn, ps: ps, ap: ap, proposals: map[uint64]*proposal{},
+	}
+	ps.snapshot = p.snapshotForRaft
+	p.region.Store(region)
+	p.initialized.Store(initialized)
+	p.term.Store(ps.hardState.GetTerm())
+	p.appliedIdx.Store(ap.applied)
+	p.appliedTerm.Store(ap.appliedT)
+	s.mu.Lock()
+	if old := s.mu.peers[id]; old != nil {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("raftstore: region %d already has peer %d here", id, old.peerID)
+	}
+	s.mu.peers[id] = p
+	if initialized {
+		s.mu.ranges.ReplaceOrInsert(p)
+	}
+	s.mu.Unlock()
+	p.loop.add(p)
+	return p, nil
+}
+
+// createSplitPeer creates the peer of a region a split produced here. A
+// peer of it created from a message (uninitialized) gives way, keeping
+// its hard state.
+func (s *Store) createSplitPeer(region *kvrpcpb.Region, campaign bool) {
+	self := findStorePeer(region, s.cfg.StoreID)
+	if self == nil {
+		return
+	}
+	var prev *raftpb.HardState
+	if old := s.peer(region.GetId()); old != nil {
+		if old.initialized.Load() || old.peerID != self.GetId() {
+			return
+		}
+		s.removePeer(old)
+		if rs, _ := loadRaftState(s.raftdb, region.GetId()); rs != nil {
+			prev = rs.GetHardState()
+		}
+	}
+	if err := writeInitialRaftState(s.raftdb, region.GetId(), prev); err != nil {
+		s.log.Error("raftstore: write split raft state", "region", region.GetId(), "err", err)
+		return
+	}
+	p, err := s.createPeer(region, self.GetId(), true)
+	if err != nil {
+		s.log.Error("raftstore: create split peer", "region", region.GetId(), "err", err)
+		return
+	}
+	if campaign {
+		p.post(msgCampaign{})
+	}
+}
+
+// splitTargetTaken reports whether this store already has an initialized
+// peer (or a newer one) of a region a split is about to create.
+func (s *Store) splitTargetTaken(r *kvrpcpb.Region, storeID uint64) bool {
+	old := s.peer(r.GetId())
+	self := findStorePeer(r, storeID)
+	return old != nil && self != nil && (old.initialized.Load() || old.peerID > self.GetId())
+}
+
+// onRegionChanged re-indexes p after its range or epoch changed.
+func (s *Store) onRegionChanged(p *peer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// The btree orders by start key, which p may just have changed.
+	s.reindexLocked()
+}
+
+// reindexLocked rebuilds the range index (regions are few per store
+// compared to requests, and ranges change only on split, snapshot and
+// destroy).
+func (s *Store) reindexLocked() {
+	s.mu.ranges.Clear(false)
+	for _, p := range s.mu.peers {
+		if p.initialized.Load() && !p.destroyed.Load() {
+			s.mu.ranges.ReplaceOrInsert(p)
+		}
+	}
+}
+
+// removePeer unregisters p (without touching its data).
+func (s *Store) removePeer(p *peer) {
+	p.destroyed.Store(true)
+	s.mu.Lock()
+	if s.mu.peers[p.regionID] == p {
+		delete(s.mu.peers, p.regionID)
+	}
+	s.reindexLocked()
+	s.mu.Unlock()
+	p.loop.remove(p)
+	p.failAll(errRegionNotFound(p.regionID))
+}
+
+// overlapsInitialized reports whether an initialized peer other than
+// region id's covers part of [start, end).
+func (s *Store) overlapsInitialized(id uint64, start, end []byte) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	found := false
+	s.mu.ranges.Ascend(func(q *peer) bool {
+		r := q.Region()
+		if q.regionID != id && rangesOverlap(r.GetStartKey(), r.GetEndKey(), start, end) {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// rangesOverlap reports whether [s1, e1) and [s2, e2) intersect (empty
+// end: +inf).
+func rangesOverlap(s1, e1, s2, e2 []byte) bool {
+	return (len(e2) == 0 || bytes.Compare(s1, e2) < 0) && (len(e1) == 0 || bytes.Compare(s2, e1) < 0)
+}
+
+// RegionForKey returns the region holding key here, or nil: for tests.
+func (s *Store) RegionForKey(key []byte) *kvrpcpb.Region {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out *kvrpcpb.Region
+	s.mu.ranges.Ascend(func(q *peer) bool {
+		r := q.Region()
+		if bytes.Compare(key, r.GetStartKey()) >= 0 && (len(r.GetEndKey()) == 0 || bytes.Compare(key, r.GetEndKey()) < 0) {
+			out = r
+			return false
+		}
+		return true
+	})
+	return out
+}
