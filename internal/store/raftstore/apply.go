@@ -410,11 +410,13 @@ func (ab *applyBatch) applySplit(p *peer, cmd *raftserverpb.RaftCmdRequest) appl
 	ab.putApplyState(p)
 	ab.flush(false)
 	wasLeader := p.isLeader.Load()
-	p.region.Store(parent)
-	ab.s.onRegionChanged(p)
+	// Children first: until the parent shrinks it still covers their
+	// ranges, so no message can create an empty peer for them meanwhile.
 	for _, nr := range created {
 		ab.s.createSplitPeer(nr, wasLeader)
 	}
+	p.region.Store(parent)
+	ab.s.onRegionChanged(p)
 	p.post(msgSplitDone{})
 	all := append(created, parent)
 	if wasLeader {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"go.etcd.io/raft/v3/raftpb"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/kvproto/pdpb"
@@ -114,11 +116,11 @@ func newTestCluster(t *testing.T, n int, cfg Config) *testCluster {
 
 func (c *testCluster) open(id uint64) *testStore {
 	dir := filepath.Join(c.dir, fmt.Sprint(id))
-	kv, err := engine.Open(filepath.Join(dir, "kv"), mvcc.WithKeySplit(engine.Options{}))
+	kv, err := engine.Open(filepath.Join(dir, "kv"), mvcc.WithKeySplit(engine.Options{Logger: quietPebble{}}))
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	raftdb, err := pebble.Open(filepath.Join(dir, "raft"), &pebble.Options{})
+	raftdb, err := pebble.Open(filepath.Join(dir, "raft"), &pebble.Options{Logger: quietPebble{}})
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -297,4 +299,29 @@ func (c *testCluster) localGet(id uint64, key []byte) []byte {
 	}
 	defer closer.Close()
 	return bytes.Clone(v)
+}
+
+// quietPebble drops Pebble's informational logs.
+type quietPebble struct{}
+
+func (quietPebble) Infof(string, ...any)             {}
+func (quietPebble) Errorf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
+func (quietPebble) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+
+// addStore opens and starts a new empty store (id = len+1).
+func (c *testCluster) addStore() *testStore {
+	ts := c.open(uint64(len(c.stores) + 1))
+	c.stores = append(c.stores, ts)
+	c.start(ts)
+	return ts
+}
+
+func writeBatch(k []byte, v string) *engine.Batch {
+	var b engine.Batch
+	b.Put(mvcc.WriteKey(k, 1), []byte(v))
+	return &b
+}
+
+func heartbeatMsg(to uint64) *raftpb.Message {
+	return &raftpb.Message{Type: raftpb.MsgHeartbeat.Enum(), To: proto.Uint64(to), From: proto.Uint64(101), Term: proto.Uint64(100), Commit: proto.Uint64(0)}
 }

@@ -121,6 +121,9 @@ func (r *roundState) run(l *raftLoop, work []*peer, tick bool) {
 			p.handle(it)
 		}
 		clear(r.items)
+		if p.destroyed.Load() {
+			continue
+		}
 		if tick {
 			p.onTick()
 		}

@@ -27,7 +27,9 @@ func (s *Store) sendRaftMessages(p *peer, msgs []*raftpb.Message) {
 	for _, m := range msgs {
 		to := findPeer(region, m.GetTo())
 		if to == nil {
-			continue // a peer removed meanwhile
+			if to = p.peerCache[m.GetTo()]; to == nil {
+				continue // a peer removed meanwhile
+			}
 		}
 		rm := &raftserverpb.RaftMessage{
 			RegionId: p.regionID, FromPeer: from, ToPeer: to, Message: m,

@@ -43,7 +43,8 @@ type peer struct {
 	lastSplitChk time.Time
 	lastPDBeat   time.Time
 	wasLeader    bool
-	genSnap      *genSnapshot // the last snapshot generated for followers
+	peerCache    map[uint64]*kvrpcpb.Peer // senders of messages, for replies before the region is known
+	genSnap      *genSnapshot             // the last snapshot generated for followers
 	generating   bool
 
 	region      atomic.Pointer[kvrpcpb.Region] // as applied

@@ -8,6 +8,7 @@ import (
 	"go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
 )
 
@@ -37,6 +38,12 @@ type readyWork struct {
 func (p *peer) handle(it any) {
 	switch m := it.(type) {
 	case *raftserverpb.RaftMessage:
+		if from := m.GetFromPeer(); from != nil {
+			if p.peerCache == nil {
+				p.peerCache = map[uint64]*kvrpcpb.Peer{}
+			}
+			p.peerCache[from.GetId()] = from
+		}
 		if err := p.rn.Step(m.GetMessage()); err != nil {
 			p.s.log.Debug("raft step", "region", p.regionID, "err", err)
 		}

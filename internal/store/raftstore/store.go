@@ -398,15 +398,25 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bo
 	p.appliedIdx.Store(ap.applied)
 	p.appliedTerm.Store(ap.appliedT)
 	s.mu.Lock()
-	if old := s.mu.peers[id]; old != nil {
-		s.mu.Unlock()
-		return nil, fmt.Errorf("raftstore: region %d already has peer %d here", id, old.peerID)
+	old := s.mu.peers[id]
+	if old != nil {
+		// Only an initialized peer replaces an uninitialized one (created
+		// from a message) with the same or an older peer id.
+		if !initialized || old.initialized.Load() || old.peerID > peerID {
+			s.mu.Unlock()
+			return nil, fmt.Errorf("raftstore: region %d already has peer %d here", id, old.peerID)
+		}
+		old.destroyed.Store(true)
 	}
 	s.mu.peers[id] = p
 	if initialized {
 		s.mu.ranges.ReplaceOrInsert(p)
 	}
 	s.mu.Unlock()
+	if old != nil {
+		old.loop.remove(old)
+		old.failAll(errRegionNotFound(id))
+	}
 	p.loop.add(p)
 	return p, nil
 }
@@ -421,10 +431,11 @@ func (s *Store) createSplitPeer(region *kvrpcpb.Region, campaign bool) {
 	}
 	var prev *raftpb.HardState
 	if old := s.peer(region.GetId()); old != nil {
-		if old.initialized.Load() || old.peerID != self.GetId() {
+		if old.initialized.Load() || old.peerID > self.GetId() {
 			return
 		}
-		s.removePeer(old)
+		// The uninitialized peer stops; the vote it persisted is kept.
+		old.destroyed.Store(true)
 		if rs, _ := loadRaftState(s.raftdb, region.GetId()); rs != nil {
 			prev = rs.GetHardState()
 		}

@@ -1,0 +1,219 @@
+package raftstore
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/internal/kvproto/pdpb"
+	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+)
+
+// A follower that missed more than the log keeps is caught up by a
+// snapshot.
+func TestLaggingFollowerGetsSnapshot(t *testing.T) {
+	cfg := fastConfig()
+	cfg.RaftLogGCCountLimit = 20
+	c := newTestCluster(t, 3, cfg)
+	l := c.leader(1)
+	var lag uint64 = 1
+	if l.id == 1 {
+		lag = 2
+	}
+	c.stop(lag)
+	for i := range 200 {
+		if err := c.put(key(i), []byte(fmt.Sprint("v", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.waitFor("log truncated past the lagging follower", func() bool {
+		p := c.leaderOf(1).s.peer(1)
+		done := make(chan uint64, 1)
+		p.post(msgCall{func() { done <- p.ps.truncated.Index }})
+		return <-done > 50
+	})
+	c.restart(lag)
+	c.waitFor("caught up", func() bool {
+		return bytes.Equal(c.localGet(lag, key(199)), []byte("v199"))
+	})
+	c.waitFor("snapshot counted", func() bool { return c.stores[lag-1].s.Stats().SnapshotsReceived > 0 })
+	for i := range 200 {
+		if v := c.localGet(lag, key(i)); string(v) != fmt.Sprint("v", i) {
+			t.Fatalf("key %d = %q after snapshot", i, v)
+		}
+	}
+}
+
+// A new store gets a peer (learner, then voter) through a snapshot; a
+// removed peer leaves a tombstone and its data goes.
+func TestChangePeer(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	for i := range 30 {
+		if err := c.put(key(i), []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s4 := c.addStore()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	newPeer := &kvrpcpb.Peer{Id: 200, StoreId: s4.id, Role: kvrpcpb.PeerRole_Learner}
+	changePeer(t, c, ctx, pdpb.ConfChangeType_AddLearnerNode, newPeer)
+	c.waitFor("learner filled", func() bool { return bytes.Equal(c.localGet(s4.id, key(29)), []byte("x")) })
+	changePeer(t, c, ctx, pdpb.ConfChangeType_AddNode, &kvrpcpb.Peer{Id: 200, StoreId: s4.id})
+	r := c.leaderOf(1).s.peer(1).Region()
+	if len(r.GetPeers()) != 4 || r.GetRegionEpoch().GetConfVer() != 3 {
+		t.Fatalf("region after adding: %v", r)
+	}
+	if err := c.put(key(30), []byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor("new voter applies new writes", func() bool { return bytes.Equal(c.localGet(s4.id, key(30)), []byte("y")) })
+
+	// Remove a follower's peer.
+	l := c.leaderOf(1)
+	var victim *kvrpcpb.Peer
+	for _, p := range r.GetPeers() {
+		if p.GetStoreId() != l.id && p.GetStoreId() != s4.id {
+			victim = p
+			break
+		}
+	}
+	changePeer(t, c, ctx, pdpb.ConfChangeType_RemoveNode, victim)
+	c.waitFor("removed peer destroyed", func() bool {
+		s := c.stores[victim.GetStoreId()-1].s
+		return s.peer(1) == nil
+	})
+	c.waitFor("removed peer's data deleted", func() bool { return c.localGet(victim.GetStoreId(), key(0)) == nil })
+	if err := c.put(key(31), []byte("z")); err != nil {
+		t.Fatal(err)
+	}
+	// A message to the removed peer does not resurrect it.
+	c.stores[victim.GetStoreId()-1].s.OnRaftMessage(&raftserverpb.RaftMessage{
+		RegionId: 1, FromPeer: findStorePeer(r, l.id), ToPeer: victim,
+		RegionEpoch: r.GetRegionEpoch(), Message: heartbeatMsg(victim.GetId()),
+	})
+	if c.stores[victim.GetStoreId()-1].s.peer(1) != nil {
+		t.Fatal("a stale heartbeat recreated a removed peer")
+	}
+}
+
+func changePeer(t *testing.T, c *testCluster, ctx context.Context, typ pdpb.ConfChangeType, p *kvrpcpb.Peer) {
+	t.Helper()
+	for {
+		l := c.leader(1)
+		err := l.s.ChangePeer(ctx, 1, typ, p)
+		if err == nil {
+			return
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("change peer %v %v: %v", typ, p, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A region splits by size; writes and reads route to the pieces, whose
+// leaders come up on the parent leader's store.
+func TestSplitBySize(t *testing.T) {
+	cfg := fastConfig()
+	cfg.RegionSplitSize = 8 << 10
+	cfg.RegionMaxSize = 12 << 10
+	c := newTestCluster(t, 3, cfg)
+	val := bytes.Repeat([]byte("v"), 100)
+	for i := range 400 {
+		if err := c.put(key(i), val); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.waitFor("at least 3 regions", func() bool {
+		for _, ts := range c.stores {
+			if len(ts.s.Regions()) < 3 {
+				return false
+			}
+		}
+		return true
+	})
+	// The regions tile the key space on every store.
+	for _, ts := range c.stores {
+		checkTiling(t, ts.s.Regions())
+	}
+	for i := range 400 {
+		v, err := c.get(key(i))
+		if err != nil || !bytes.Equal(v, val) {
+			t.Fatalf("key %d after split: %q, %v", i, v, err)
+		}
+	}
+	if err := c.put(key(5), []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := c.get(key(5)); string(v) != "new" {
+		t.Fatalf("write after split: %q", v)
+	}
+}
+
+// checkTiling fails unless regions cover the key space without gaps or
+// overlaps.
+func checkTiling(t *testing.T, regions []*kvrpcpb.Region) {
+	t.Helper()
+	byStart := map[string]*kvrpcpb.Region{}
+	for _, r := range regions {
+		byStart[string(r.GetStartKey())] = r
+	}
+	cur := ""
+	for n := 0; ; n++ {
+		r := byStart[cur]
+		if r == nil {
+			t.Fatalf("no region starts at %q: %v", cur, regions)
+		}
+		if len(r.GetEndKey()) == 0 {
+			if n+1 != len(regions) {
+				t.Fatalf("regions overlap: %v", regions)
+			}
+			return
+		}
+		cur = string(r.GetEndKey())
+	}
+}
+
+// A leader cut off from the others loses its lease and cannot commit;
+// the majority elects another and goes on; after healing, one history.
+func TestPartitionedLeader(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	old := c.leader(1)
+	if err := c.put(key(1), []byte("before")); err != nil {
+		t.Fatal(err)
+	}
+	cut := old.id
+	c.trans.SetFilter(func(from, to uint64, _ *raftserverpb.RaftMessage) bool { return from != cut && to != cut })
+	// The isolated leader's write cannot commit.
+	rctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	if ctx, err := old.s.Route(rctx, regionContext(old.s, 1), false); err == nil {
+		var b = writeBatch(key(2), "lost")
+		if err := old.s.Write(ctx, b); err == nil {
+			t.Fatal("an isolated leader committed a write")
+		}
+	}
+	c.waitFor("majority elects a new leader", func() bool {
+		for _, ts := range c.stores {
+			if ts.id != cut && ts.s.IsLeader(1) {
+				return true
+			}
+		}
+		return false
+	})
+	c.waitFor("isolated leader steps down", func() bool { return !old.s.IsLeader(1) })
+	if err := c.put(key(3), []byte("majority")); err != nil {
+		t.Fatal(err)
+	}
+	c.trans.SetFilter(nil)
+	c.waitFor("healed store catches up", func() bool { return bytes.Equal(c.localGet(cut, key(3)), []byte("majority")) })
+	for _, ts := range c.stores {
+		if v := c.localGet(ts.id, key(2)); v != nil {
+			t.Fatalf("store %d has the isolated leader's write", ts.id)
+		}
+	}
+}
