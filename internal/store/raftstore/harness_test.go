@@ -64,7 +64,7 @@ func (f *fakePD) RegionHeartbeat(_ context.Context, req *pdpb.RegionHeartbeatReq
 	return nil
 }
 func (f *fakePD) StoreHeartbeat(context.Context, *pdpb.StoreStats) error { return nil }
-func (f *fakePD) GetTimestamp(context.Context) (uint64, error)          { return f.ts.Add(1), nil }
+func (f *fakePD) GetTimestamp(context.Context) (uint64, error)           { return f.ts.Add(1), nil }
 
 // testCluster is n stores of one process over a LocalTransport, each with
 // its engines in its own directory.
@@ -304,7 +304,7 @@ func (c *testCluster) localGet(id uint64, key []byte) []byte {
 // quietPebble drops Pebble's informational logs.
 type quietPebble struct{}
 
-func (quietPebble) Infof(string, ...any)             {}
+func (quietPebble) Infof(string, ...any)              {}
 func (quietPebble) Errorf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 func (quietPebble) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 

@@ -17,8 +17,8 @@ func (m *storeMetrics) raftLogWrite(entries int, synced bool) {
 		m.logSyncs.Add(1)
 	}
 }
-func (m *storeMetrics) leaseRead()        { m.leaseReads.Add(1) }
-func (m *storeMetrics) readIndex()        { m.readIndexes.Add(1) }
+func (m *storeMetrics) leaseRead()         { m.leaseReads.Add(1) }
+func (m *storeMetrics) readIndex()         { m.readIndexes.Add(1) }
 func (m *storeMetrics) snapshotGenerated() { m.snapGen.Add(1) }
 func (m *storeMetrics) snapshotSent()      { m.snapSent.Add(1) }
 func (m *storeMetrics) snapshotReceived()  { m.snapRecv.Add(1) }

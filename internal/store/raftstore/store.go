@@ -91,7 +91,7 @@ type Store struct {
 	mu struct {
 		sync.RWMutex
 		peers  map[uint64]*peer          // by region id
-		ranges *btree.BTreeG[*peer]       // initialized peers by start key
+		ranges *btree.BTreeG[*peer]      // initialized peers by start key
 		snaps  map[snapKey]*receivedSnap // snapshots received, not yet applied
 	}
 
