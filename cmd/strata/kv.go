@@ -23,6 +23,11 @@ type kvConfig struct {
 	dataDir     string
 	addr        string
 	statusAddr  string
+	// pd, when set, makes the node a member of a cluster (comma-separated
+	// PD client addresses); without it the node serves one region alone.
+	pd            string
+	advertiseAddr string
+	labels        string
 	stopTimeout time.Duration
 	// file is the TOML config (raftstore.sync-log,
 	// storage.block-cache.capacity, log.level).
@@ -37,10 +42,16 @@ func runKV(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.dataDir, "data-dir", "strata-data/kv", "directory of the storage engine")
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:20160", "gRPC listen address")
 	fs.StringVar(&cfg.statusAddr, "status-addr", "127.0.0.1:20180", "status port: /status, /metrics, /debug/pprof (empty: off)")
+	fs.StringVar(&cfg.pd, "pd", "", "PD client addresses (host:port,...): join that cluster (empty: a single-region node)")
+	fs.StringVar(&cfg.advertiseAddr, "advertise-addr", "", "address other stores and SQL servers reach this node at (default: --addr)")
+	fs.StringVar(&cfg.labels, "labels", "", "store labels reported to PD, as key=value,key=value")
 	fs.DurationVar(&cfg.stopTimeout, "stop-timeout", 30*time.Second,
 		"on SIGTERM/SIGINT, how long running requests may take before connections are cut")
 	return runDaemon(fs, args, stderr, func(ctx context.Context, log *slog.Logger, file *config.Config) error {
 		cfg.file, cfg.stdout = file, stdout
+		if cfg.pd != "" {
+			return serveClusterKV(ctx, cfg, log, nil)
+		}
 		return serveKV(ctx, cfg, log, nil)
 	})
 }

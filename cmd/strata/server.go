@@ -79,17 +79,27 @@ type sqlWiring struct {
 	port       int
 	statusPort int
 	stdout     io.Writer
+	// oracle and regions, when set, replace the local TSO and the single
+	// static region (a cluster's PD).
+	oracle  txnclient.Oracle
+	regions locate.RegionSource
 }
 
 // serveSQL runs the SQL layer over a store until ctx ends: TSO, transaction
 // client, session domain, MySQL protocol server and status port.
 func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWiring) error {
-	oracle, err := tso.New(time.Now, tso.NewFileWindowStore(filepath.Join(w.tsoDir, "tso-window")), tso.Options{})
-	if err != nil {
-		return err
+	oracle, regions := w.oracle, w.regions
+	if oracle == nil {
+		a, err := tso.New(time.Now, tso.NewFileWindowStore(filepath.Join(w.tsoDir, "tso-window")), tso.Options{})
+		if err != nil {
+			return err
+		}
+		oracle = a
 	}
-	client := txnclient.New(w.rpc, locate.StaticRegions(storeserver.Region(), w.storeAddr),
-		oracle, txnclient.Options{TxnTotalSizeLimit: int(cfg.Performance.TxnTotalSizeLimit)})
+	if regions == nil {
+		regions = locate.StaticRegions(storeserver.Region(), w.storeAddr)
+	}
+	client := txnclient.New(w.rpc, regions, oracle, txnclient.Options{TxnTotalSizeLimit: int(cfg.Performance.TxnTotalSizeLimit)})
 	defer client.Close()
 
 	lis, err := net.Listen("tcp", net.JoinHostPort(w.host, strconv.Itoa(w.port)))

@@ -3,21 +3,25 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/config"
+	pdclient "github.com/strata-db/strata/internal/pd/client"
 )
 
-// runSQL is `strata sql --store ADDR`: a SQL server over a `strata kv`
-// node reached by gRPC. Until PD exists the SQL server keeps the TSO
-// itself (its window persisted under --data-dir), so run one SQL server
-// per store; the distribution work replaces --store by --pd.
+// runSQL is `strata sql --pd ADDRS`: a stateless SQL server of a cluster,
+// with timestamps and region routes from PD. `strata sql --store ADDR`
+// serves one single-region `strata kv` node instead, keeping the TSO
+// itself (its window persisted under --data-dir).
 func runSQL(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strata sql", flag.ContinueOnError)
-	store := fs.String("store", "127.0.0.1:20160", "address of the strata kv node")
+	store := fs.String("store", "127.0.0.1:20160", "address of a single-region strata kv node (without --pd)")
+	pd := fs.String("pd", "", "PD client addresses (host:port,...) of the cluster to serve")
 	dataDir := fs.String("data-dir", "./strata-sql", "directory of the SQL server's own state (the TSO window)")
 	var sf sqlFlags
 	sf.register(fs)
@@ -27,10 +31,19 @@ func runSQL(args []string, stdout, stderr io.Writer) int {
 		}
 		rc := rpc.NewGRPC(rpc.GRPCOptions{ConnCount: int(cfg.TiKVClient.GrpcConnectionCount)})
 		defer rc.Close()
-		return serveSQL(ctx, log, cfg, sqlWiring{
+		w := sqlWiring{
 			role: "sql", rpc: rc, storeAddr: *store, tsoDir: *dataDir, dataDir: *dataDir,
 			host: sf.host, port: sf.port, statusPort: sf.statusPort, stdout: stdout,
-		})
+		}
+		if *pd != "" {
+			pdc, err := pdclient.New(ctx, strings.Split(*pd, ","), pdclient.Options{Logger: log})
+			if err != nil {
+				return fmt.Errorf("connect to PD %s: %w", *pd, err)
+			}
+			defer pdc.Close()
+			w.oracle, w.regions = pdc, pdc
+		}
+		return serveSQL(ctx, log, cfg, w)
 	})
 }
 

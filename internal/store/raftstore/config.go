@@ -40,10 +40,12 @@ type Config struct {
 	RegionSplitSize    uint64
 	RegionMaxKeys      uint64
 	RegionSplitKeys    uint64
-	// PDHeartbeatInterval is how often leaders report their regions and
-	// the store reports itself to PD (default 1s for regions, 10× for the
-	// store... both use it; default 2s).
-	PDHeartbeatInterval time.Duration
+	// PDHeartbeatInterval is how often leaders report their regions to PD
+	// (default 2s; a new leader and a split report at once);
+	// StoreHeartbeatInterval how often the store reports itself (default
+	// 2s).
+	PDHeartbeatInterval    time.Duration
+	StoreHeartbeatInterval time.Duration
 	// Logger receives the store's logs (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -90,6 +92,9 @@ func (c *Config) fill() {
 	}
 	if c.PDHeartbeatInterval <= 0 {
 		c.PDHeartbeatInterval = 2 * time.Second
+	}
+	if c.StoreHeartbeatInterval <= 0 {
+		c.StoreHeartbeatInterval = 2 * time.Second
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

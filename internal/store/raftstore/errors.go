@@ -17,6 +17,9 @@ type RegionError struct{ Err *kvrpcpb.RegionError }
 
 func (e *RegionError) Error() string { return "raftstore: " + e.Err.GetMessage() }
 
+// RegionError returns the wire form (the server's hook for region errors).
+func (e *RegionError) RegionError() *kvrpcpb.RegionError { return e.Err }
+
 // AsRegionError returns the region error inside err, or nil.
 func AsRegionError(err error) *kvrpcpb.RegionError {
 	var re *RegionError

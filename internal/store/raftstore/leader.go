@@ -155,7 +155,7 @@ func (s *Store) onBecomeLeader(p *peer) {
 // storeHeartbeatLoop reports the store to PD periodically.
 func (s *Store) storeHeartbeatLoop() {
 	defer s.wg.Done()
-	t := time.NewTicker(s.cfg.PDHeartbeatInterval)
+	t := time.NewTicker(s.cfg.StoreHeartbeatInterval)
 	defer t.Stop()
 	started := uint64(time.Now().Unix())
 	for {

@@ -533,3 +533,55 @@ func (s *Store) RegionForKey(key []byte) *kvrpcpb.Region {
 	})
 	return out
 }
+
+// LoadStoreIdent returns the store identity recorded in kvdb, or nil for
+// a new store.
+func LoadStoreIdent(kv *engine.Pebble) (*raftserverpb.StoreIdent, error) {
+	v, closer, err := kv.DB().Get(storeIdentKey)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer closer.Close()
+	id := &raftserverpb.StoreIdent{}
+	if err := proto.Unmarshal(v, id); err != nil {
+		return nil, fmt.Errorf("raftstore: corrupt store ident: %w", err)
+	}
+	return id, nil
+}
+
+// SaveStoreIdent records the store identity in kvdb (synced).
+func SaveStoreIdent(kv *engine.Pebble, id *raftserverpb.StoreIdent) error {
+	b, err := proto.Marshal(id)
+	if err != nil {
+		return err
+	}
+	return kv.DB().Set(storeIdentKey, b, pebble.Sync)
+}
+
+// ClearBootstrap removes a region written by Bootstrap when PD says
+// another store bootstrapped the cluster first.
+func ClearBootstrap(kv *engine.Pebble, raftdb *pebble.DB, regionID uint64) error {
+	b := kv.DB().NewBatch()
+	defer b.Close()
+	_ = b.Delete(regionStateKey(regionID), nil)
+	_ = b.Delete(applyStateKey(regionID), nil)
+	if err := b.Commit(pebble.Sync); err != nil {
+		return err
+	}
+	return raftdb.Delete(raftStateKey(regionID), pebble.Sync)
+}
+
+// HasRegions reports whether kvdb holds any region state (the store was
+// bootstrapped or has received peers).
+func HasRegions(kv *engine.Pebble) (bool, error) {
+	lo, hi := regionStateBounds()
+	it, err := kv.DB().NewIter(&pebble.IterOptions{LowerBound: lo, UpperBound: hi})
+	if err != nil {
+		return false, err
+	}
+	defer it.Close()
+	return it.First(), it.Error()
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"math"
 	"net"
@@ -26,6 +27,21 @@ type Options struct {
 	Logger *slog.Logger
 	// ServerOptions are appended to the gRPC server's defaults.
 	ServerOptions []grpc.ServerOption
+	// Router, when set, routes each request to its region (the
+	// raftstore); without it the node serves the single static region.
+	Router Router
+	// Register, when set, registers more services on the node's gRPC
+	// server (the raft service between stores).
+	Register func(*grpc.Server)
+}
+
+// Router checks a request's routing context and returns the context the
+// storage call runs with; a refusal is an error that carries a region
+// error (RegionError() *kvrpcpb.RegionError). needMaxTS is set for
+// async-commit and 1PC prewrites, which need max_ts synced since the
+// region's leader changed.
+type Router interface {
+	Route(ctx context.Context, rc *kvrpcpb.Context, needMaxTS bool) (context.Context, error)
 }
 
 // Node is a storage node's request handler: region check, then the
@@ -90,6 +106,9 @@ func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *N
 	}
 	n.grpc = grpc.NewServer(append(sopts, opts.ServerOptions...)...)
 	kvrpcpb.RegisterTikvServer(n.grpc, n)
+	if opts.Register != nil {
+		opts.Register(n.grpc)
+	}
 	return n
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 
@@ -16,7 +17,8 @@ type request interface{ GetContext() *kvrpcpb.Context }
 // error for this request alone.
 func handle[Q request, R any](ctx context.Context, n *Node, method string, req Q,
 	call func(context.Context, Q) (R, error), withRegionErr func(*kvrpcpb.RegionError) R) (resp R, err error) {
-	if re := checkContext(n.region, req.GetContext()); re != nil {
+	ctx, re := n.route(ctx, req)
+	if re != nil {
 		return withRegionErr(re), nil
 	}
 	defer func() {
@@ -26,7 +28,41 @@ func handle[Q request, R any](ctx context.Context, n *Node, method string, req Q
 			resp, err = zero, fmt.Errorf("server: %s: internal error: %v", method, p)
 		}
 	}()
-	return call(ctx, req)
+	resp, err = call(ctx, req)
+	if err != nil {
+		if re := regionErrorOf(err); re != nil {
+			return withRegionErr(re), nil
+		}
+	}
+	return resp, err
+}
+
+// route checks req's region: against the node's Router when it has one
+// (the raftstore), else against the single static region.
+func (n *Node) route(ctx context.Context, req request) (context.Context, *kvrpcpb.RegionError) {
+	if n.opts.Router == nil {
+		return ctx, checkContext(n.region, req.GetContext())
+	}
+	pw, _ := any(req).(*kvrpcpb.PrewriteRequest)
+	needMaxTS := pw != nil && (pw.GetUseAsyncCommit() || pw.GetTryOnePc())
+	rctx, err := n.opts.Router.Route(ctx, req.GetContext(), needMaxTS)
+	if err != nil {
+		if re := regionErrorOf(err); re != nil {
+			return nil, re
+		}
+		return nil, &kvrpcpb.RegionError{Message: err.Error(), ServerIsBusy: &kvrpcpb.ServerIsBusy{Reason: err.Error()}}
+	}
+	return rctx, nil
+}
+
+// regionErrorOf returns the region error an error carries (the
+// raftstore's errors do), or nil.
+func regionErrorOf(err error) *kvrpcpb.RegionError {
+	var c interface{ RegionError() *kvrpcpb.RegionError }
+	if errors.As(err, &c) {
+		return c.RegionError()
+	}
+	return nil
 }
 
 // KvGet implements kvrpcpb.StoreAPI and kvrpcpb.TikvServer.
