@@ -20,15 +20,15 @@ import (
 
 // kvConfig is the configuration of `strata kv`.
 type kvConfig struct {
-	dataDir     string
-	addr        string
-	statusAddr  string
+	dataDir    string
+	addr       string
+	statusAddr string
 	// pd, when set, makes the node a member of a cluster (comma-separated
 	// PD client addresses); without it the node serves one region alone.
 	pd            string
 	advertiseAddr string
 	labels        string
-	stopTimeout time.Duration
+	stopTimeout   time.Duration
 	// file is the TOML config (raftstore.sync-log,
 	// storage.block-cache.capacity, log.level).
 	file *config.Config

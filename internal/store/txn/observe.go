@@ -16,7 +16,9 @@ func (s *Storage) Applied(b *engine.Batch) { s.locks.applied(b, true) }
 
 // RangeReset reloads the lock index for the user keys in [start, end)
 // (empty end: unbounded) after a raft snapshot replaced them.
-func (s *Storage) RangeReset(start, end []byte) { s.locks.reload(context.Background(), s.eng, start, end) }
+func (s *Storage) RangeReset(start, end []byte) {
+	s.locks.reload(context.Background(), s.eng, start, end)
+}
 
 // reload replaces the index's keys in [start, end) by the locks the
 // engine holds there now.
