@@ -17,7 +17,6 @@ type command struct {
 
 // notBuilt are the subcommands of DESIGN.md that do not exist yet.
 var notBuilt = map[string]string{
-	"pd":         "placement driver: TSO, IDs, store/region metadata, scheduling",
 	"playground": "local cluster as separate processes",
 	"cluster":    "deploy/start/stop/display/destroy from a topology file",
 	"ctl":        "admin: stores, regions, operators, TSO, config",
@@ -30,6 +29,7 @@ func commands() map[string]command {
 		"server":  {"embedded single node: SQL + KV + TSO in one process, data in one folder", runServer},
 		"version": {"print the version", runVersion},
 		"bench":   {"workloads against a running cluster (kv today; sysbench and TPC-C later)", runBench},
+		"pd":      {"placement driver: TSO, IDs, store/region metadata, scheduling", runPD},
 	}
 	for name, summary := range notBuilt {
 		cmds[name] = command{summary + " (not built yet)", notBuiltYet(name)}

@@ -48,25 +48,23 @@ func (s *Server) campaignOnce() error {
 			return err
 		}
 		s.leader.Store(m)
-		return s.followUntilGone(kv.CreateRevision, resp.Header.Revision)
+		return s.followUntilGone(resp.Header.Revision)
 	}
 	s.leader.Store(nil)
 	return s.campaign()
 }
 
-// followUntilGone waits until the leader key created at createRev is
-// deleted or replaced.
-func (s *Server) followUntilGone(createRev, rev int64) error {
+// followUntilGone waits until the leader key read at rev changes in any
+// way (deleted, replaced or overwritten); the caller reads it again.
+func (s *Server) followUntilGone(rev int64) error {
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	for wresp := range s.cli.Watch(ctx, keyLeader, clientv3.WithRev(rev+1)) {
 		if err := wresp.Err(); err != nil {
 			return err
 		}
-		for _, ev := range wresp.Events {
-			if ev.Type == clientv3.EventTypeDelete || ev.Kv.CreateRevision != createRev {
-				return nil
-			}
+		if len(wresp.Events) > 0 {
+			return nil
 		}
 	}
 	return s.ctx.Err()
@@ -92,7 +90,7 @@ func (s *Server) campaign() error {
 		s.revoke(lease.ID)
 		return err
 	}
-	return s.lead(resp.Header.Revision, lease.ID, time.Duration(lease.TTL)*time.Second, grantedAt)
+	return s.lead(resp.Header.Revision, string(self), lease.ID, time.Duration(lease.TTL)*time.Second, grantedAt)
 }
 
 // revoke gives up a lease (deleting the leader key if it holds it), best
@@ -105,8 +103,8 @@ func (s *Server) revoke(id clientv3.LeaseID) {
 
 // lead serves one term: load the state, serve until the term is lost or
 // the server closes, then step down.
-func (s *Server) lead(createRev int64, lease clientv3.LeaseID, ttl time.Duration, grantedAt int64) error {
-	t, err := s.newTerm(createRev, lease, ttl, grantedAt)
+func (s *Server) lead(createRev int64, self string, lease clientv3.LeaseID, ttl time.Duration, grantedAt int64) error {
+	t, err := s.newTerm(createRev, self, lease, ttl, grantedAt)
 	if err != nil {
 		s.revoke(lease)
 		return fmt.Errorf("pd: starting leader term: %w", err)
@@ -158,7 +156,7 @@ func (t *term) watchLeaderKey() error {
 					break events
 				}
 				for _, ev := range wresp.Events {
-					if ev.Type == clientv3.EventTypeDelete || ev.Kv.CreateRevision != t.createRev {
+					if ev.Type == clientv3.EventTypeDelete || ev.Kv.CreateRevision != t.createRev || string(ev.Kv.Value) != t.self {
 						t.lose("leader key changed")
 						return nil
 					}
@@ -174,7 +172,7 @@ func (t *term) watchLeaderKey() error {
 		resp, err := t.s.cli.Get(ctx, keyLeader)
 		cancel()
 		if err == nil {
-			if len(resp.Kvs) == 0 || resp.Kvs[0].CreateRevision != t.createRev {
+			if len(resp.Kvs) == 0 || resp.Kvs[0].CreateRevision != t.createRev || string(resp.Kvs[0].Value) != t.self {
 				t.lose("leader key changed")
 				return nil
 			}

@@ -24,9 +24,13 @@ func guardedTxn(ctx context.Context, cli *clientv3.Client, guard []clientv3.Cmp,
 }
 
 // leaderGuard is the guard of the term whose campaign created the leader
-// key at createRev.
-func leaderGuard(createRev int64) []clientv3.Cmp {
-	return []clientv3.Cmp{clientv3.Compare(clientv3.CreateRevision(keyLeader), "=", createRev)}
+// key at createRev with value self: the key must still be that one (not
+// deleted and recreated) and still name this member (not overwritten).
+func leaderGuard(createRev int64, self string) []clientv3.Cmp {
+	return []clientv3.Cmp{
+		clientv3.Compare(clientv3.CreateRevision(keyLeader), "=", createRev),
+		clientv3.Compare(clientv3.Value(keyLeader), "=", self),
+	}
 }
 
 // getUint reads a decimal uint64 at key (0 when absent).

@@ -24,6 +24,7 @@ type term struct {
 	ctx       context.Context // ends when the term ends
 	cancel    context.CancelFunc
 	createRev int64
+	self      string // the leader key's value: this member, marshaled
 	lease     clientv3.LeaseID
 	ttl       time.Duration
 	guard     []clientv3.Cmp
@@ -56,8 +57,8 @@ type term struct {
 
 // newTerm loads the leader's state from etcd. grantedAt (Server.mono) is
 // when the lease was requested.
-func (s *Server) newTerm(createRev int64, lease clientv3.LeaseID, ttl time.Duration, grantedAt int64) (*term, error) {
-	t := &term{s: s, createRev: createRev, lease: lease, ttl: ttl, guard: leaderGuard(createRev),
+func (s *Server) newTerm(createRev int64, self string, lease clientv3.LeaseID, ttl time.Duration, grantedAt int64) (*term, error) {
+	t := &term{s: s, createRev: createRev, self: self, lease: lease, ttl: ttl, guard: leaderGuard(createRev, self),
 		lost: make(chan struct{}), streams: newHeartbeatStreams()}
 	t.ctx, t.cancel = context.WithCancel(s.ctx)
 	t.deadline.Store(grantedAt + int64(ttl))
