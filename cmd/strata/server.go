@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/strata-db/strata/internal/client/locate"
 	"github.com/strata-db/strata/internal/client/rpc"
@@ -25,6 +26,7 @@ import (
 	"github.com/strata-db/strata/internal/status"
 	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/mvcc"
+	"github.com/strata-db/strata/internal/store/raftstore"
 	storeserver "github.com/strata-db/strata/internal/store/server"
 	"github.com/strata-db/strata/internal/store/txn"
 )
@@ -46,25 +48,58 @@ func runServer(args []string, stdout, stderr io.Writer) int {
 }
 
 func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, stdout io.Writer, dataDir string, sf sqlFlags) error {
-	for _, d := range []string{filepath.Join(dataDir, "kv"), filepath.Join(dataDir, "pd")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+	for _, d := range []string{"kv", "raft", "pd"} {
+		if err := os.MkdirAll(filepath.Join(dataDir, d), 0o755); err != nil {
 			return err
 		}
 	}
-	eng, err := engine.Open(filepath.Join(dataDir, "kv"), mvcc.WithKeySplit(engine.Options{
-		Sync: cfg.Raftstore.SyncLog, CacheSize: blockCacheSize(cfg), Logger: pebbleLogger{log},
+	// The raft log makes writes durable; the data engine need not sync.
+	kv, err := engine.Open(filepath.Join(dataDir, "kv"), mvcc.WithKeySplit(engine.Options{
+		CacheSize: blockCacheSize(cfg), Logger: pebbleLogger{log},
 	}))
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)
 	}
-	defer eng.Close()
-	storage := txn.NewStorage(eng, txn.Options{})
+	defer kv.Close()
+	raftdb, err := pebble.Open(filepath.Join(dataDir, "raft"), &pebble.Options{Logger: pebbleLogger{log}, MemTableSize: 64 << 20})
+	if err != nil {
+		return fmt.Errorf("open raft engine: %w", err)
+	}
+	defer raftdb.Close()
+	oracle, err := tso.New(time.Now, tso.NewFileWindowStore(filepath.Join(dataDir, "pd", "tso-window")), tso.Options{})
+	if err != nil {
+		return err
+	}
+	pd, err := newLocalPD(oracle, filepath.Join(dataDir, "pd", "id-window"))
+	if err != nil {
+		return err
+	}
+	if has, err := raftstore.HasRegions(kv); err != nil {
+		return err
+	} else if !has {
+		// The whole key space, one replica; data written before the
+		// raftstore existed is simply inside it.
+		if err := raftstore.Bootstrap(kv, raftdb, storeserver.Region()); err != nil {
+			return err
+		}
+	}
+	rcfg := raftConfig(cfg, log)
+	rcfg.StoreID = storeserver.StoreID
+	rs, err := raftstore.NewStore(rcfg, raftstore.Deps{KV: kv, RaftDB: raftdb, PD: pd})
+	if err != nil {
+		return err
+	}
+	storage := txn.NewStorage(rs, txn.Options{})
+	rs.SetObserver(storage)
+	rs.SetMaxTSUpdater(storage.ConcurrencyManager())
+	rs.Start()
+	defer rs.Stop()
 	defer storage.Close()
-	node := storeserver.NewNodeWithOptions(storage, embeddedStore, storeserver.Options{Logger: log})
+	node := storeserver.NewNodeWithOptions(storage, embeddedStore, storeserver.Options{Logger: log, Router: rs})
 	return serveSQL(ctx, log, cfg, sqlWiring{
 		role: "server", rpc: rpc.NewDirect(embeddedStore, node), storeAddr: embeddedStore,
-		tsoDir: filepath.Join(dataDir, "pd"), dataDir: dataDir, host: sf.host, port: sf.port, statusPort: sf.statusPort,
-		stdout: stdout,
+		dataDir: dataDir, host: sf.host, port: sf.port, statusPort: sf.statusPort,
+		stdout: stdout, oracle: oracle, regions: storeRegions{s: rs, addr: embeddedStore},
 	})
 }
 

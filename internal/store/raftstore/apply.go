@@ -248,7 +248,10 @@ func (ab *applyBatch) applyWrite(p *peer, cmd *raftserverpb.RaftCmdRequest) appl
 	if cmd.GetHeader().GetRegionEpoch().GetVersion() != region.GetRegionEpoch().GetVersion() {
 		return applyResult{err: errEpochNotMatch("region changed before the write applied", region)}
 	}
+	var n uint64
+	defer func() { p.sizeDiff.Add(n) }()
 	for _, op := range cmd.GetOps() {
+		n += uint64(len(op.GetKey()) + len(op.GetValue()))
 		var err error
 		switch engine.OpKind(op.GetKind()) {
 		case engine.OpPut:

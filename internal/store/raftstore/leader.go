@@ -22,8 +22,10 @@ func (p *peer) leaderTick() {
 		p.lastGC = now
 		p.maybeCompactLog()
 	}
-	if p.s.pd != nil && now.Sub(p.lastSplitChk) >= cfg.SplitCheckInterval && !p.pendingSplit {
+	if p.s.pd != nil && now.Sub(p.lastSplitChk) >= cfg.SplitCheckInterval && !p.pendingSplit &&
+		p.sizeDiff.Load() >= cfg.RegionSplitSize/16 {
 		p.lastSplitChk = now
+		p.sizeDiff.Store(0)
 		p.s.scheduleSplitCheck(p)
 	}
 	if p.s.pd != nil && now.Sub(p.lastPDBeat) >= cfg.PDHeartbeatInterval {

@@ -60,8 +60,12 @@ type peer struct {
 	destroyed   atomic.Bool
 	approxSize  atomic.Uint64
 	approxKeys  atomic.Uint64
-	// splitChecking is set while a split check of the region runs.
+	// splitChecking is set while a split check of the region runs;
+	// sizeDiff counts the bytes applied since the last check (a check
+	// runs only after RegionSplitSize/16 of them, TiKV's
+	// region_split_check_diff).
 	splitChecking atomic.Bool
+	sizeDiff      atomic.Uint64
 
 	ap *applyState // apply worker
 

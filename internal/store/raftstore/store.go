@@ -394,6 +394,7 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bo
 	ps.snapshot = p.snapshotForRaft
 	p.region.Store(region)
 	p.initialized.Store(initialized)
+	p.sizeDiff.Store(s.cfg.RegionSplitSize) // measure once when first leading
 	p.term.Store(ps.hardState.GetTerm())
 	p.appliedIdx.Store(ap.applied)
 	p.appliedTerm.Store(ap.appliedT)
@@ -418,6 +419,9 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bo
 		old.failAll(errRegionNotFound(id))
 	}
 	p.loop.add(p)
+	if initialized && len(region.GetPeers()) == 1 && region.GetPeers()[0].GetId() == peerID {
+		p.post(msgCampaign{}) // alone: no need to wait for an election timeout
+	}
 	return p, nil
 }
 
@@ -584,4 +588,28 @@ func HasRegions(kv *engine.Pebble) (bool, error) {
 	}
 	defer it.Close()
 	return it.First(), it.Error()
+}
+
+// RegionBeforeKey returns the region here holding the keys just below
+// key (an empty key: the last region), or nil.
+func (s *Store) RegionBeforeKey(key []byte) *kvrpcpb.Region {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out *kvrpcpb.Region
+	s.mu.ranges.Ascend(func(q *peer) bool {
+		r := q.Region()
+		if len(key) == 0 {
+			if len(r.GetEndKey()) == 0 {
+				out = r
+				return false
+			}
+			return true
+		}
+		if bytes.Compare(r.GetStartKey(), key) < 0 && (len(r.GetEndKey()) == 0 || bytes.Compare(key, r.GetEndKey()) <= 0) {
+			out = r
+			return false
+		}
+		return true
+	})
+	return out
 }
