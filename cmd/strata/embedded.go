@@ -70,7 +70,7 @@ func (l *localPD) AskBatchSplit(ctx context.Context, r *kvrpcpb.Region, n int) (
 	return out, nil
 }
 
-func (l *localPD) ReportBatchSplit(context.Context, []*kvrpcpb.Region) error             { return nil }
+func (l *localPD) ReportBatchSplit(context.Context, []*kvrpcpb.Region) error           { return nil }
 func (l *localPD) RegionHeartbeat(context.Context, *pdpb.RegionHeartbeatRequest) error { return nil }
 func (l *localPD) StoreHeartbeat(context.Context, *pdpb.StoreStats) error              { return nil }
 func (l *localPD) GetTimestamp(ctx context.Context) (uint64, error)                    { return l.tso.GetTimestamp(ctx) }
