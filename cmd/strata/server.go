@@ -165,6 +165,9 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 		lis.Close()
 		return err
 	}
+	syncCtx, stopSync := context.WithCancel(ctx)
+	defer stopSync()
+	go dom.SyncLoop(syncCtx, session.DefaultSyncInterval)
 	sql := sqlserver.New(sqlserver.Config{Logger: log}, dom)
 	dom.SetKiller(sql.Kill)
 	served := make(chan error, 1)

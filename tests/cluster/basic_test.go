@@ -1,0 +1,59 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A SQL server over 3 KV nodes: a table loaded until the key space holds
+// at least 8 regions; every row reads back; PD's regions tile the key
+// space.
+func TestClusterLoadAndSplit(t *testing.T) {
+	c := startCluster(t, clusterOpts{kv: 3, sql: 1})
+	db := c.db(0)
+	mustExec(t, db, "CREATE DATABASE d")
+	mustExec(t, db, "CREATE TABLE d.t (id INT PRIMARY KEY, k INT, pad VARCHAR(255), KEY k (k))")
+	pad := strings.Repeat("x", 200)
+	const rows = 3000
+	for i := 0; i < rows; i += 100 {
+		var sb strings.Builder
+		sb.WriteString("INSERT INTO d.t VALUES ")
+		for j := i; j < i+100; j++ {
+			if j > i {
+				sb.WriteString(",")
+			}
+			fmt.Fprintf(&sb, "(%d, %d, '%s')", j, j%97, pad)
+		}
+		mustExec(t, db, sb.String())
+	}
+	pc := c.pdClient()
+	c.waitFor("at least 8 regions", 60*time.Second, func() (bool, string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		rs, err := pc.ScanRegions(ctx, nil, nil, 0)
+		if err != nil {
+			return false, err.Error()
+		}
+		return len(rs) >= 8, fmt.Sprintf("%d regions", len(rs))
+	})
+	var n, sum int
+	if err := db.QueryRow("SELECT COUNT(*), SUM(id) FROM d.t").Scan(&n, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if n != rows || sum != rows*(rows-1)/2 {
+		t.Fatalf("count %d sum %d, want %d rows", n, sum, rows)
+	}
+	for _, id := range []int{0, 1234, rows - 1} {
+		var k int
+		if err := db.QueryRow("SELECT k FROM d.t WHERE id = ?", id).Scan(&k); err != nil || k != id%97 {
+			t.Fatalf("row %d: k=%d err=%v", id, k, err)
+		}
+	}
+	var cnt int
+	if err := db.QueryRow("SELECT COUNT(*) FROM d.t WHERE k = 5").Scan(&cnt); err != nil || cnt != 31 {
+		t.Fatalf("index lookup k=5: %d, %v", cnt, err)
+	}
+}

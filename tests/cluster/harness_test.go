@@ -1,0 +1,196 @@
+package cluster
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/go-sql-driver/mysql"
+
+	pdclient "github.com/strata-db/strata/internal/pd/client"
+	"github.com/strata-db/strata/tests/testproc"
+)
+
+func TestMain(m *testing.M) {
+	if _, err := testproc.Binary(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// testConfig makes raft, heartbeats and splits fast enough for tests:
+// 100 ms ticks (elections within ~1-2 s), 64 KiB regions.
+const testConfig = `
+[raftstore]
+raft-base-tick-interval = "100ms"
+raft-election-timeout-ticks = 10
+raft-heartbeat-ticks = 2
+pd-heartbeat-tick-interval = "500ms"
+pd-store-heartbeat-tick-interval = "500ms"
+split-region-check-tick-interval = "500ms"
+
+[coprocessor]
+region-split-size = "64KiB"
+region-max-size = "96KiB"
+
+[schedule]
+max-store-down-time = "%s"
+`
+
+var (
+	pdServingRE  = regexp.MustCompile(`strata pd serving on (http://\S+)`)
+	kvServingRE  = regexp.MustCompile(`strata kv serving on (\S+) \(store (\d+)\)`)
+	sqlServingRE = regexp.MustCompile(`strata sql ready: mysql --host (\S+) --port (\d+)`)
+)
+
+// cluster is one PD, some KV nodes and some SQL servers.
+type cluster struct {
+	t       *testing.T
+	dir     string
+	cfgFile string
+	pdAddr  string // host:port of PD's client URL
+	pd      *testproc.Proc
+	kvs     []*kvNode
+	sqls    []*testproc.Proc
+	sqlDSNs []string
+}
+
+type kvNode struct {
+	dir, addr string
+	storeID   string
+	proc      *testproc.Proc
+}
+
+type clusterOpts struct {
+	kv, sql          int
+	maxStoreDownTime string // PD's schedule.max-store-down-time (default 30m)
+}
+
+// startCluster starts PD, then the KV nodes, then the SQL servers, each
+// waiting for the line its process prints when it serves.
+func startCluster(t *testing.T, o clusterOpts) *cluster {
+	t.Helper()
+	if o.maxStoreDownTime == "" {
+		o.maxStoreDownTime = "30m"
+	}
+	c := &cluster{t: t, dir: t.TempDir()}
+	c.cfgFile = filepath.Join(c.dir, "strata.toml")
+	if err := os.WriteFile(c.cfgFile, []byte(fmt.Sprintf(testConfig, o.maxStoreDownTime)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.startPD()
+	for range o.kv {
+		c.addKV()
+	}
+	for range o.sql {
+		c.addSQL()
+	}
+	return c
+}
+
+// freePort returns a loopback port nobody listens on right now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func (c *cluster) startPD() {
+	c.t.Helper()
+	client, peer := freePort(c.t), freePort(c.t)
+	c.pd = testproc.Start(c.t, "pd", "--name", "pd1", "--data-dir", filepath.Join(c.dir, "pd1"),
+		"--client-urls", fmt.Sprintf("http://127.0.0.1:%d", client),
+		"--peer-urls", fmt.Sprintf("http://127.0.0.1:%d", peer), "--config", c.cfgFile)
+	m := c.pd.WaitLine(pdServingRE, 60*time.Second)
+	c.pdAddr = strings.TrimPrefix(m[1], "http://")
+}
+
+// addKV starts a new KV node (its own data dir and a fixed port, so a
+// restart comes back at the same address).
+func (c *cluster) addKV() *kvNode {
+	c.t.Helper()
+	n := &kvNode{dir: filepath.Join(c.dir, fmt.Sprintf("kv%d", len(c.kvs)+1)), addr: fmt.Sprintf("127.0.0.1:%d", freePort(c.t))}
+	c.kvs = append(c.kvs, n)
+	c.startKV(n)
+	return n
+}
+
+func (c *cluster) startKV(n *kvNode) {
+	c.t.Helper()
+	n.proc = testproc.Start(c.t, "kv", "--pd", c.pdAddr, "--addr", n.addr, "--data-dir", n.dir,
+		"--status-addr", "", "--config", c.cfgFile)
+	m := n.proc.WaitLine(kvServingRE, 60*time.Second)
+	n.storeID = m[2]
+}
+
+func (c *cluster) addSQL() string {
+	c.t.Helper()
+	p := testproc.Start(c.t, "sql", "--pd", c.pdAddr, "--port", "0", "--status-port", "-1",
+		"--data-dir", filepath.Join(c.dir, fmt.Sprintf("sql%d", len(c.sqls)+1)), "--config", c.cfgFile)
+	m := p.WaitLine(sqlServingRE, 60*time.Second)
+	dsn := fmt.Sprintf("root@tcp(%s:%s)/?timeout=10s&readTimeout=60s&writeTimeout=60s", m[1], m[2])
+	c.sqls = append(c.sqls, p)
+	c.sqlDSNs = append(c.sqlDSNs, dsn)
+	return dsn
+}
+
+// db opens a pool to SQL server i.
+func (c *cluster) db(i int) *sql.DB {
+	c.t.Helper()
+	db, err := sql.Open("mysql", c.sqlDSNs[i])
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// pdClient returns a PD client of the cluster.
+func (c *cluster) pdClient() *pdclient.Client {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pc, err := pdclient.New(ctx, []string{c.pdAddr}, pdclient.Options{})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.t.Cleanup(pc.Close)
+	return pc
+}
+
+// waitFor polls cond every 50 ms until it holds or timeout passes.
+func (c *cluster) waitFor(what string, timeout time.Duration, cond func() (bool, string)) {
+	c.t.Helper()
+	deadline := time.Now().Add(timeout)
+	last := ""
+	for {
+		ok, state := cond()
+		if ok {
+			return
+		}
+		last = state
+		if time.Now().After(deadline) {
+			c.t.Fatalf("timed out after %v waiting for %s (last: %s)", timeout, what, last)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func mustExec(t *testing.T, db *sql.DB, q string, args ...any) {
+	t.Helper()
+	if _, err := db.Exec(q, args...); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+}
