@@ -98,6 +98,9 @@ func Send[Req Request, Resp Response](s *RegionRequestSender, bo *Backoffer, loc
 	}
 	resp, err := m(api, ctx, req)
 	if err != nil {
+		// The store may be gone: the next attempt asks the source where
+		// the region lives now.
+		s.cache.InvalidateRegion(loc.RegionID)
 		return zero, &SendError{Addr: loc.Addr, RegionID: loc.RegionID, Err: err}
 	}
 	regionErr := resp.GetRegionError()

@@ -24,8 +24,18 @@ func (cm *committer) prewriteBatch(bo *locate.Backoffer, b batch) error {
 			if errors.Is(err, locate.ErrRegionRetry) {
 				return cm.reprewrite(bo, b)
 			}
-			if errors.Is(err, locate.ErrNoReply) && (cm.asyncCommit.Load() || cm.onePC.Load()) {
-				cm.undetermined.Store(true)
+			if errors.Is(err, locate.ErrNoReply) {
+				if cm.asyncCommit.Load() || cm.onePC.Load() {
+					// The prewrite may have committed the txn.
+					cm.undetermined.Store(true)
+					return err
+				}
+				// A 2PC prewrite is idempotent: send it again where the
+				// region lives now (its store may have died).
+				if berr := bo.Backoff(locate.BoStoreUnreachable, err); berr != nil {
+					return berr
+				}
+				return cm.reprewrite(bo, b)
 			}
 			return err
 		}
