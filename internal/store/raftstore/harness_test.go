@@ -69,7 +69,7 @@ func (f *fakePD) GetTimestamp(context.Context) (uint64, error)           { retur
 // testCluster is n stores of one process over a LocalTransport, each with
 // its engines in its own directory.
 type testCluster struct {
-	t      *testing.T
+	t      testing.TB
 	dir    string
 	cfg    Config
 	trans  *LocalTransport
@@ -95,7 +95,7 @@ func fastConfig() Config {
 
 // newTestCluster bootstraps region 1 (the whole key space) with one peer
 // on each of n stores (peer id = 100 + store id) and starts the stores.
-func newTestCluster(t *testing.T, n int, cfg Config) *testCluster {
+func newTestCluster(t testing.TB, n int, cfg Config) *testCluster {
 	t.Helper()
 	c := &testCluster{t: t, dir: t.TempDir(), cfg: cfg, trans: NewLocalTransport(), pd: newFakePD()}
 	region := &kvrpcpb.Region{Id: 1, RegionEpoch: &kvrpcpb.RegionEpoch{ConfVer: 1, Version: 1}}
