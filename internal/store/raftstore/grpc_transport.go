@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
@@ -103,7 +104,10 @@ func (c *storeConn) client(ctx context.Context) (raftserverpb.RaftClient, error)
 		if c.cc != nil {
 			c.cc.Close()
 		}
+		bo := backoff.DefaultConfig
+		bo.MaxDelay = time.Second // a restarted store is found again within a second
 		cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+			grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: 3 * time.Second}),
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32), grpc.MaxCallSendMsgSize(math.MaxInt32)))
 		if err != nil {
 			return nil, err
