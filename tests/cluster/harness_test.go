@@ -14,6 +14,7 @@ import (
 
 	_ "github.com/go-sql-driver/mysql"
 
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	pdclient "github.com/strata-db/strata/internal/pd/client"
 	"github.com/strata-db/strata/tests/testproc"
 )
@@ -193,4 +194,31 @@ func mustExec(t *testing.T, db *sql.DB, q string, args ...any) {
 	if _, err := db.Exec(q, args...); err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
+}
+
+// waitReplicated waits until PD sees every region with n voters and a
+// leader.
+func (c *cluster) waitReplicated(n int, timeout time.Duration) {
+	c.t.Helper()
+	pc := c.pdClient()
+	c.waitFor(fmt.Sprintf("every region with %d voters", n), timeout, func() (bool, string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		rs, err := pc.ScanRegions(ctx, nil, nil, 0)
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, r := range rs {
+			voters := 0
+			for _, p := range r.GetRegion().GetPeers() {
+				if p.GetRole() == kvrpcpb.PeerRole_Voter {
+					voters++
+				}
+			}
+			if voters != n || r.GetLeader().GetId() == 0 {
+				return false, fmt.Sprintf("region %d: %d voters of %d peers, leader %v", r.GetRegion().GetId(), voters, len(r.GetRegion().GetPeers()), r.GetLeader())
+			}
+		}
+		return len(rs) > 0, fmt.Sprintf("%d regions", len(rs))
+	})
 }

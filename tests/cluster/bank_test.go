@@ -1,0 +1,183 @@
+package cluster
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// bank is a transfer workload through SQL: every transfer moves an amount
+// between two accounts and logs itself in the same transaction, so the
+// log says exactly what the balances must be.
+type bank struct {
+	t        *testing.T
+	db       *sql.DB
+	accounts int
+	initial  int64
+
+	nextID  atomic.Int64
+	mu      sync.Mutex
+	acked   []int64 // transfers whose COMMIT returned success
+	failed  atomic.Int64
+	lastErr atomic.Value
+}
+
+func newBank(t *testing.T, db *sql.DB, accounts int, initial int64) *bank {
+	t.Helper()
+	b := &bank{t: t, db: db, accounts: accounts, initial: initial}
+	mustExec(t, db, "CREATE DATABASE IF NOT EXISTS bank")
+	mustExec(t, db, "CREATE TABLE bank.accounts (id INT PRIMARY KEY, balance BIGINT NOT NULL)")
+	mustExec(t, db, "CREATE TABLE bank.log (tid BIGINT PRIMARY KEY, src INT, dst INT, amount BIGINT)")
+	for i := 0; i < accounts; i++ {
+		mustExec(t, db, "INSERT INTO bank.accounts VALUES (?, ?)", i, initial)
+	}
+	return b
+}
+
+// run transfers with workers goroutines until ctx ends.
+func (b *bank) run(ctx context.Context, workers int) *sync.WaitGroup {
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(seed int64) {
+			defer wg.Done()
+			rng := rand.New(rand.NewSource(seed))
+			for ctx.Err() == nil {
+				src, dst := rng.Intn(b.accounts), rng.Intn(b.accounts)
+				if src == dst {
+					continue
+				}
+				tid := b.nextID.Add(1)
+				if err := b.transfer(ctx, tid, src, dst, int64(rng.Intn(10)+1)); err != nil {
+					b.failed.Add(1)
+					b.lastErr.Store(err.Error())
+					continue
+				}
+				b.mu.Lock()
+				b.acked = append(b.acked, tid)
+				b.mu.Unlock()
+			}
+		}(int64(w))
+	}
+	return &wg
+}
+
+func (b *bank) transfer(ctx context.Context, tid int64, src, dst int, amount int64) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	lo, hi := min(src, dst), max(src, dst)
+	rows, err := tx.QueryContext(ctx, "SELECT id, balance FROM bank.accounts WHERE id IN (?, ?) FOR UPDATE", lo, hi)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE bank.accounts SET balance = balance - ? WHERE id = ?", amount, src); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE bank.accounts SET balance = balance + ? WHERE id = ?", amount, dst); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO bank.log VALUES (?, ?, ?, ?)", tid, src, dst, amount); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// ackedCount returns how many transfers were acknowledged so far.
+func (b *bank) ackedCount() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.acked)
+}
+
+// check verifies, through a fresh read, that the total holds, that the
+// balances are exactly what the log says, and that every acknowledged
+// transfer is in the log.
+func (b *bank) check() {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	bal := map[int]int64{}
+	rows, err := b.db.QueryContext(ctx, "SELECT id, balance FROM bank.accounts")
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	var total int64
+	for rows.Next() {
+		var id int
+		var v int64
+		if err := rows.Scan(&id, &v); err != nil {
+			b.t.Fatal(err)
+		}
+		bal[id] = v
+		total += v
+	}
+	if err := rows.Err(); err != nil {
+		b.t.Fatal(err)
+	}
+	rows.Close()
+	if len(bal) != b.accounts || total != int64(b.accounts)*b.initial {
+		b.t.Fatalf("bank: %d accounts, total %d, want %d and %d", len(bal), total, b.accounts, int64(b.accounts)*b.initial)
+	}
+	want := map[int]int64{}
+	for i := 0; i < b.accounts; i++ {
+		want[i] = b.initial
+	}
+	logged := map[int64]bool{}
+	rows, err = b.db.QueryContext(ctx, "SELECT tid, src, dst, amount FROM bank.log")
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	for rows.Next() {
+		var tid, amount int64
+		var src, dst int
+		if err := rows.Scan(&tid, &src, &dst, &amount); err != nil {
+			b.t.Fatal(err)
+		}
+		logged[tid] = true
+		want[src] -= amount
+		want[dst] += amount
+	}
+	if err := rows.Err(); err != nil {
+		b.t.Fatal(err)
+	}
+	rows.Close()
+	for id, v := range want {
+		if bal[id] != v {
+			b.t.Fatalf("bank: account %d has %d, the log says %d", id, bal[id], v)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, tid := range b.acked {
+		if !logged[tid] {
+			b.t.Fatalf("bank: acknowledged transfer %d is lost", tid)
+		}
+	}
+	b.t.Logf("bank: %d transfers acknowledged, %d in the log, %d failed (last error: %v)",
+		len(b.acked), len(logged), b.failed.Load(), b.lastErr.Load())
+}
+
+// progress waits until n more transfers are acknowledged.
+func (b *bank) progress(c *cluster, n int, what string) {
+	c.t.Helper()
+	start := b.ackedCount()
+	c.waitFor(fmt.Sprintf("%d transfers %s", n, what), 60*time.Second, func() (bool, string) {
+		got := b.ackedCount() - start
+		return got >= n, fmt.Sprintf("%d acknowledged, %d failed, last error %v", got, b.failed.Load(), b.lastErr.Load())
+	})
+}
