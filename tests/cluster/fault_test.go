@@ -10,6 +10,7 @@ import (
 // serving; the node restarts and catches up (proved by then losing
 // another node: the restarted one must be part of the new quorum).
 func TestKillKVNode(t *testing.T) {
+	skipUntilReplicated(t)
 	c := startCluster(t, clusterOpts{kv: 3, sql: 1})
 	db := c.db(0)
 	b := newBank(t, db, 20, 1000)
