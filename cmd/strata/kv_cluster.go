@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -120,6 +122,7 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 		} else {
 			defer st.Close()
 			registerRaftMetrics(st, sn.Store)
+			st.Handle("POST /debug/fail/raft-isolate", raftIsolateHandler(sn.Store))
 			log.Info("strata kv status on "+st.Addr(), "addr", st.Addr())
 		}
 	}
@@ -176,4 +179,19 @@ func parseLabels(s string) []*pdpb.StoreLabel {
 		}
 	}
 	return out
+}
+
+// raftIsolateHandler is the fault-injection endpoint of a KV node:
+// POST /debug/fail/raft-isolate?on=true cuts its raft traffic with the
+// other stores both ways (a partition), on=false heals it.
+func raftIsolateHandler(s *raftstore.Store) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		on, err := strconv.ParseBool(r.URL.Query().Get("on"))
+		if err != nil {
+			http.Error(w, "want on=true or on=false", http.StatusBadRequest)
+			return
+		}
+		s.SetIsolated(on)
+		fmt.Fprintf(w, "raft isolation %v\n", on)
+	})
 }

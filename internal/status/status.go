@@ -26,8 +26,13 @@ type Info struct {
 type Server struct {
 	srv      *http.Server
 	lis      net.Listener
+	mux      *http.ServeMux
 	Registry *prometheus.Registry
 }
+
+// Handle adds a handler to the status port (a process's own endpoints,
+// e.g. fault injection for tests).
+func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
 
 // Start listens on addr and serves the status endpoints. Collectors for Go
 // runtime and process metrics are registered; callers add their own to
@@ -54,7 +59,7 @@ func Start(addr string, info Info) (*Server, error) {
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	s := &Server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, lis: lis, Registry: reg}
+	s := &Server{srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}, lis: lis, mux: mux, Registry: reg}
 	go s.srv.Serve(lis)
 	return s, nil
 }

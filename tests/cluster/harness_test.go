@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -65,9 +66,9 @@ type cluster struct {
 }
 
 type kvNode struct {
-	dir, addr string
-	storeID   string
-	proc      *testproc.Proc
+	dir, addr, statusAddr string
+	storeID               string
+	proc                  *testproc.Proc
 }
 
 type clusterOpts struct {
@@ -122,7 +123,11 @@ func (c *cluster) startPD() {
 // restart comes back at the same address).
 func (c *cluster) addKV() *kvNode {
 	c.t.Helper()
-	n := &kvNode{dir: filepath.Join(c.dir, fmt.Sprintf("kv%d", len(c.kvs)+1)), addr: fmt.Sprintf("127.0.0.1:%d", freePort(c.t))}
+	n := &kvNode{
+		dir:        filepath.Join(c.dir, fmt.Sprintf("kv%d", len(c.kvs)+1)),
+		addr:       fmt.Sprintf("127.0.0.1:%d", freePort(c.t)),
+		statusAddr: fmt.Sprintf("127.0.0.1:%d", freePort(c.t)),
+	}
 	c.kvs = append(c.kvs, n)
 	c.startKV(n)
 	return n
@@ -131,7 +136,7 @@ func (c *cluster) addKV() *kvNode {
 func (c *cluster) startKV(n *kvNode) {
 	c.t.Helper()
 	n.proc = testproc.Start(c.t, "kv", "--pd", c.pdAddr, "--addr", n.addr, "--data-dir", n.dir,
-		"--status-addr", "", "--config", c.cfgFile)
+		"--status-addr", n.statusAddr, "--config", c.cfgFile)
 	m := n.proc.WaitLine(kvServingRE, 60*time.Second)
 	n.storeID = m[2]
 }
@@ -226,3 +231,17 @@ func (c *cluster) waitReplicated(n int, timeout time.Duration) {
 // skipUntilReplicated skips a test that needs PD to replicate regions
 // (the replica checker is being wired into PD).
 func skipUntilReplicated(t *testing.T) { t.Skip("needs PD's replica checker") }
+
+// isolate cuts (or heals) node n's raft traffic with the other stores
+// through its fault-injection endpoint.
+func (c *cluster) isolate(n *kvNode, on bool) {
+	c.t.Helper()
+	resp, err := http.Post(fmt.Sprintf("http://%s/debug/fail/raft-isolate?on=%v", n.statusAddr, on), "text/plain", nil)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		c.t.Fatalf("raft-isolate on %s: %s", n.addr, resp.Status)
+	}
+}

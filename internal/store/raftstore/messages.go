@@ -15,7 +15,7 @@ var errUnreachable = errors.New("raftstore: store unreachable")
 // sendRaftMessages wraps raft's messages of p with the region's routing
 // data and hands them to the transport, grouped by store. Loop goroutine.
 func (s *Store) sendRaftMessages(p *peer, msgs []*raftpb.Message) {
-	if len(msgs) == 0 || s.trans == nil {
+	if len(msgs) == 0 || s.trans == nil || s.isolated.Load() {
 		return
 	}
 	region := p.Region()
@@ -78,7 +78,7 @@ func (s *Store) OnRaftMessage(m *raftserverpb.RaftMessage) {
 		return
 	default:
 	}
-	if m.GetToPeer().GetStoreId() != s.cfg.StoreID || m.GetMessage() == nil {
+	if m.GetToPeer().GetStoreId() != s.cfg.StoreID || m.GetMessage() == nil || s.isolated.Load() {
 		return
 	}
 	if p := s.peer(m.GetRegionId()); p != nil {

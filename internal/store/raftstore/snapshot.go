@@ -129,6 +129,9 @@ func (s *Store) sendSnapshot(p *peer, to *kvrpcpb.Peer, rm *raftserverpb.RaftMes
 // OnSnapshot receives a snapshot from another store: it keeps the payload
 // until raft applies it and steps the MsgSnap into the target peer.
 func (s *Store) OnSnapshot(m *raftserverpb.RaftMessage, payload []byte) error {
+	if s.isolated.Load() {
+		return errUnreachable
+	}
 	md := m.GetMessage().GetSnapshot().GetMetadata()
 	data := &raftserverpb.SnapshotData{}
 	if err := proto.Unmarshal(m.GetMessage().GetSnapshot().GetData(), data); err != nil {

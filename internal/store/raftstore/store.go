@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -94,6 +95,10 @@ type Store struct {
 		ranges *btree.BTreeG[*peer]      // initialized peers by start key
 		snaps  map[snapKey]*receivedSnap // snapshots received, not yet applied
 	}
+
+	// isolated drops every raft message and snapshot to and from other
+	// stores (fault injection: a network partition of this store).
+	isolated atomic.Bool
 
 	stopOnce sync.Once
 	stopped  chan struct{}
@@ -612,4 +617,12 @@ func (s *Store) RegionBeforeKey(key []byte) *kvrpcpb.Region {
 		return true
 	})
 	return out
+}
+
+// SetIsolated cuts (true) or heals (false) this store's raft traffic both
+// ways, as a network partition would; clients still reach it. For fault
+// tests.
+func (s *Store) SetIsolated(on bool) {
+	s.isolated.Store(on)
+	s.log.Warn("raftstore: raft isolation set", "isolated", on)
 }
