@@ -2,8 +2,12 @@ package cluster
 
 import (
 	"context"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 )
 
 // (a) kill -9 of one KV node under a bank workload: the cluster keeps
@@ -54,5 +58,100 @@ func TestPartitionKVNode(t *testing.T) {
 	b.check()
 	// The healed node caught up: it forms a quorum with one other.
 	c.kvs[1].proc.Kill()
+	b.check()
+}
+
+// (b) one KV node gone for good: after max-store-down-time PD puts its
+// replicas on a fourth store, and the cluster holds 3 replicas again.
+func TestStoreDownReplaced(t *testing.T) {
+	skipUntilReplicated(t)
+	c := startCluster(t, clusterOpts{kv: 3, sql: 1, maxStoreDownTime: "3s"})
+	db := c.db(0)
+	b := newBank(t, db, 20, 1000)
+	c.waitReplicated(3, 60*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	wg := b.run(ctx, 4)
+	b.progress(c, 50, "before the fault")
+	gone := c.kvs[0]
+	gone.proc.Kill()
+	c.addKV()
+	b.progress(c, 100, "with a node gone")
+	pc := c.pdClient()
+	c.waitFor("3 replicas on live stores", 90*time.Second, func() (bool, string) {
+		rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer rcancel()
+		rs, err := pc.ScanRegions(rctx, nil, nil, 0)
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, r := range rs {
+			voters := 0
+			for _, p := range r.GetRegion().GetPeers() {
+				if fmt.Sprint(p.GetStoreId()) == gone.storeID {
+					return false, fmt.Sprintf("region %d still has a peer on store %s", r.GetRegion().GetId(), gone.storeID)
+				}
+				if p.GetRole() == kvrpcpb.PeerRole_Voter {
+					voters++
+				}
+			}
+			if voters != 3 {
+				return false, fmt.Sprintf("region %d has %d voters", r.GetRegion().GetId(), voters)
+			}
+		}
+		return true, ""
+	})
+	b.progress(c, 50, "after the repair")
+	cancel()
+	wg.Wait()
+	b.check()
+}
+
+// (c) the PD leader of three is killed under a bank workload: another is
+// elected, service resumes, and timestamps never go back.
+func TestPDLeaderKilled(t *testing.T) {
+	skipUntilReplicated(t)
+	c := startCluster(t, clusterOpts{pd: 3, kv: 3, sql: 1})
+	db := c.db(0)
+	b := newBank(t, db, 20, 1000)
+	c.waitReplicated(3, 60*time.Second)
+	pc := c.pdClient()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	wg := b.run(ctx, 4)
+	// A TSO watcher: every timestamp above the one before.
+	tsoErr := make(chan error, 1)
+	var tsoCount atomic.Int64
+	go func() {
+		var last uint64
+		for ctx.Err() == nil {
+			tctx, tcancel := context.WithTimeout(ctx, 10*time.Second)
+			ts, err := pc.GetTS(tctx)
+			tcancel()
+			if err != nil {
+				continue
+			}
+			if ts <= last {
+				tsoErr <- fmt.Errorf("timestamp %d after %d", ts, last)
+				return
+			}
+			last = ts
+			tsoCount.Add(1)
+		}
+		tsoErr <- nil
+	}()
+	b.progress(c, 50, "before the fault")
+	leader := c.pdLeader(pc)
+	leader.proc.Kill()
+	b.progress(c, 100, "after the PD leader was killed")
+	if nl := c.pdLeader(pc); nl == leader {
+		t.Fatal("the killed member is still named leader")
+	}
+	cancel()
+	wg.Wait()
+	if err := <-tsoErr; err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("TSO watcher saw %d increasing timestamps", tsoCount.Load())
 	b.check()
 }

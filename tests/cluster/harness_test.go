@@ -58,11 +58,16 @@ type cluster struct {
 	t       *testing.T
 	dir     string
 	cfgFile string
-	pdAddr  string // host:port of PD's client URL
-	pd      *testproc.Proc
+	pdAddr  string // host:port of PD's client URLs, comma-separated
+	pds     []*pdMember
 	kvs     []*kvNode
 	sqls    []*testproc.Proc
 	sqlDSNs []string
+}
+
+type pdMember struct {
+	name, clientURL string
+	proc            *testproc.Proc
 }
 
 type kvNode struct {
@@ -72,7 +77,7 @@ type kvNode struct {
 }
 
 type clusterOpts struct {
-	kv, sql          int
+	pd, kv, sql      int    // pd 0 means 1
 	maxStoreDownTime string // PD's schedule.max-store-down-time (default 30m)
 }
 
@@ -88,7 +93,7 @@ func startCluster(t *testing.T, o clusterOpts) *cluster {
 	if err := os.WriteFile(c.cfgFile, []byte(fmt.Sprintf(testConfig, o.maxStoreDownTime)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c.startPD()
+	c.startPDs(max(o.pd, 1))
 	for range o.kv {
 		c.addKV()
 	}
@@ -109,14 +114,52 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-func (c *cluster) startPD() {
+// startPDs starts n PD members forming one cluster.
+func (c *cluster) startPDs(n int) {
 	c.t.Helper()
-	client, peer := freePort(c.t), freePort(c.t)
-	c.pd = testproc.Start(c.t, "pd", "--name", "pd1", "--data-dir", filepath.Join(c.dir, "pd1"),
-		"--client-urls", fmt.Sprintf("http://127.0.0.1:%d", client),
-		"--peer-urls", fmt.Sprintf("http://127.0.0.1:%d", peer), "--config", c.cfgFile)
-	m := c.pd.WaitLine(pdServingRE, 60*time.Second)
-	c.pdAddr = strings.TrimPrefix(m[1], "http://")
+	var initial, addrs []string
+	type ports struct{ client, peer int }
+	ps := make([]ports, n)
+	for i := range ps {
+		ps[i] = ports{freePort(c.t), freePort(c.t)}
+		initial = append(initial, fmt.Sprintf("pd%d=http://127.0.0.1:%d", i+1, ps[i].peer))
+	}
+	for i, p := range ps {
+		m := &pdMember{name: fmt.Sprintf("pd%d", i+1), clientURL: fmt.Sprintf("http://127.0.0.1:%d", p.client)}
+		m.proc = testproc.Start(c.t, "pd", "--name", m.name, "--data-dir", filepath.Join(c.dir, m.name),
+			"--client-urls", m.clientURL, "--peer-urls", fmt.Sprintf("http://127.0.0.1:%d", p.peer),
+			"--initial-cluster", strings.Join(initial, ","), "--config", c.cfgFile)
+		c.pds = append(c.pds, m)
+		addrs = append(addrs, strings.TrimPrefix(m.clientURL, "http://"))
+	}
+	for _, m := range c.pds {
+		m.proc.WaitLine(pdServingRE, 60*time.Second)
+	}
+	c.pdAddr = strings.Join(addrs, ",")
+}
+
+// pdLeader returns the member PD names as its leader.
+func (c *cluster) pdLeader(pc *pdclient.Client) *pdMember {
+	c.t.Helper()
+	var leader *pdMember
+	c.waitFor("a PD leader", 30*time.Second, func() (bool, string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		resp, err := pc.GetMembers(ctx)
+		if err != nil {
+			return false, err.Error()
+		}
+		for _, m := range c.pds {
+			for _, u := range resp.GetLeader().GetClientUrls() {
+				if u == m.clientURL {
+					leader = m
+					return true, ""
+				}
+			}
+		}
+		return false, fmt.Sprintf("leader %v", resp.GetLeader())
+	})
+	return leader
 }
 
 // addKV starts a new KV node (its own data dir and a fixed port, so a
@@ -168,7 +211,7 @@ func (c *cluster) pdClient() *pdclient.Client {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	pc, err := pdclient.New(ctx, []string{c.pdAddr}, pdclient.Options{})
+	pc, err := pdclient.New(ctx, strings.Split(c.pdAddr, ","), pdclient.Options{})
 	if err != nil {
 		c.t.Fatal(err)
 	}
