@@ -217,3 +217,31 @@ func TestPartitionedLeader(t *testing.T) {
 		}
 	}
 }
+
+// A peer removed while its store was down destroys itself when it comes
+// back: the leader answers its messages with a tombstone.
+func TestRemovedWhileDown(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	if err := c.put(key(1), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	l := c.leader(1)
+	var victim *kvrpcpb.Peer
+	for _, p := range l.s.peer(1).Region().GetPeers() {
+		if p.GetStoreId() != l.id {
+			victim = p
+			break
+		}
+	}
+	c.stop(victim.GetStoreId())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	changePeer(t, c, ctx, pdpb.ConfChangeType_RemoveNode, victim)
+	c.restart(victim.GetStoreId())
+	c.waitFor("stale peer destroys itself", func() bool {
+		return c.stores[victim.GetStoreId()-1].s.peer(1) == nil
+	})
+	if err := c.put(key(2), []byte("y")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -88,6 +88,9 @@ func (s *Store) OnRaftMessage(m *raftserverpb.RaftMessage) {
 				s.destroyPeer(p, nil)
 				return
 			}
+			if s.replyTombstone(p, m) {
+				return
+			}
 			p.post(m)
 			return
 		case p.peerID < m.GetToPeer().GetId() && !p.initialized.Load():
@@ -132,4 +135,27 @@ func (s *Store) isTombstoned(m *raftserverpb.RaftMessage) bool {
 	// A newer epoch may re-add this store, but only with a new peer id.
 	old := findStorePeer(st.GetRegion(), s.cfg.StoreID)
 	return old != nil && m.GetToPeer().GetId() <= old.GetId()
+}
+
+// replyTombstone answers a message from a peer that the region here no
+// longer lists, at an older conf_ver, with a tombstone message: that peer
+// was removed while it could not hear it, and destroys itself. It reports
+// whether m was such a message.
+func (s *Store) replyTombstone(p *peer, m *raftserverpb.RaftMessage) bool {
+	if !p.initialized.Load() {
+		return false
+	}
+	region := p.Region()
+	from := m.GetFromPeer()
+	if findPeer(region, from.GetId()) != nil || m.GetRegionEpoch().GetConfVer() >= region.GetRegionEpoch().GetConfVer() {
+		return false
+	}
+	if s.trans != nil && !s.isolated.Load() {
+		s.trans.Send(from.GetStoreId(), []*raftserverpb.RaftMessage{{
+			RegionId: p.regionID, FromPeer: findPeer(region, p.peerID), ToPeer: from,
+			RegionEpoch: region.GetRegionEpoch(), IsTombstone: true,
+			Message: &raftpb.Message{Type: raftpb.MsgHeartbeat.Enum(), To: proto.Uint64(from.GetId()), From: proto.Uint64(p.peerID)},
+		}})
+	}
+	return true
 }
