@@ -17,19 +17,19 @@ type command struct {
 
 // notBuilt are the subcommands of DESIGN.md that do not exist yet.
 var notBuilt = map[string]string{
-	"playground": "local cluster as separate processes",
-	"cluster":    "deploy/start/stop/display/destroy from a topology file",
-	"ctl":        "admin: stores, regions, operators, TSO, config",
+	"cluster": "deploy/start/stop/display/destroy from a topology file",
 }
 
 func commands() map[string]command {
 	cmds := map[string]command{
-		"kv":      {"storage node: transactional KV API over gRPC", runKV},
-		"sql":     {"SQL server over a strata kv node (--store ADDR)", runSQL},
-		"server":  {"embedded single node: SQL + KV + TSO in one process, data in one folder", runServer},
-		"version": {"print the version", runVersion},
-		"bench":   {"workloads against a running cluster (kv today; sysbench and TPC-C later)", runBench},
-		"pd":      {"placement driver: TSO, IDs, store/region metadata, scheduling", runPD},
+		"kv":         {"storage node: transactional KV API over gRPC", runKV},
+		"sql":        {"SQL server over a strata kv node (--store ADDR)", runSQL},
+		"server":     {"embedded single node: SQL + KV + TSO in one process, data in one folder", runServer},
+		"version":    {"print the version", runVersion},
+		"bench":      {"workloads against a running cluster (kv today; sysbench and TPC-C later)", runBench},
+		"pd":         {"placement driver: TSO, IDs, store/region metadata, scheduling", runPD},
+		"playground": {"local cluster as separate processes (--pd 1 --kv 3 --sql 1); display lists them", runPlayground},
+		"ctl":        {"admin: stores, regions, operators, members, config (PD's HTTP API)", runCtl},
 	}
 	for name, summary := range notBuilt {
 		cmds[name] = command{summary + " (not built yet)", notBuiltYet(name)}
