@@ -106,7 +106,7 @@ func (c *Controller) influenceLocked(skip *Operator) map[uint64]*influence {
 	m := map[uint64]*influence{}
 	for _, op := range c.mu.ops {
 		if op != skip {
-			addInfluence(m, op.remaining())
+			op.addInfluence(m)
 		}
 	}
 	return m
@@ -142,6 +142,9 @@ func (c *Controller) Dispatch(region *meta.RegionInfo) *pdpb.RegionHeartbeatResp
 	step := op.Check(region)
 	if op.status == StatusRunning && op.CheckTimeout(c.opts.Now()) {
 		step = nil
+	}
+	if to := targetStore(step); to != 0 && c.storeLost(to) {
+		op.stop(StatusCanceled, fmt.Sprintf("store %d, which the step %q needs, is lost", to, step))
 	}
 	if op.status != StatusRunning {
 		c.retireLocked(op)
@@ -181,6 +184,20 @@ func (c *Controller) responseLocked(region *meta.RegionInfo, step Step) *pdpb.Re
 	resp.RegionEpoch = proto.Clone(region.Epoch()).(*kvrpcpb.RegionEpoch)
 	resp.TargetPeer = proto.Clone(leader).(*kvrpcpb.Peer)
 	return resp
+}
+
+// targetStore is the store a step needs alive (the new peer's, the new
+// leader's), or 0.
+func targetStore(s Step) uint64 {
+	switch s := s.(type) {
+	case AddLearner:
+		return s.ToStore
+	case PromoteLearner:
+		return s.ToStore
+	case TransferLeader:
+		return s.ToStore
+	}
+	return 0
 }
 
 // storeLost reports whether store id's peers count as lost.

@@ -20,6 +20,9 @@ var (
 	// store holds another peer of the region, the peer to promote is gone,
 	// the leader's target holds no voter); the operator is cancelled.
 	ErrStepConflict = errors.New("schedule: step conflicts with the region")
+	// ErrNoIDAllocator: Options.AllocID was not set, so no peer can be
+	// added.
+	ErrNoIDAllocator = errors.New("schedule: no ID allocator")
 	// ErrStaleOperator: the region's epoch moved further than the
 	// operator's own steps explain (someone else changed the peers, or
 	// the region split or merged); the operator is cancelled.

@@ -97,7 +97,11 @@ type Operator struct {
 	status   Status
 	reason   string // why it stopped, when not finished
 	current  int    // index of the first step not finished
-	ended    time.Time // when the Controller retired it
+	// currentApplied: the last Check saw the current step applied (a
+	// learner there but catching up), so the region counts already show
+	// it.
+	currentApplied bool
+	ended          time.Time // when the Controller retired it
 }
 
 // NewOperator plans steps for region as observed at now. name says why
@@ -113,8 +117,7 @@ func NewOperator(name string, kind Kind, region *meta.RegionInfo, now time.Time,
 		epoch:    proto.Clone(region.Epoch()).(*kvrpcpb.RegionEpoch),
 		created:  now,
 	}
-	opts := Options{}.withDefaults()
-	o.timeout = opts.timeoutFor(steps)
+	o.timeout = timeoutFor(steps, DefaultPeerMoveTimeout, DefaultLeaderTransferTimeout)
 	return o
 }
 
@@ -202,6 +205,7 @@ func (o *Operator) Check(region *meta.RegionInfo) Step {
 		o.stop(StatusCanceled, err.Error())
 		return nil
 	}
+	o.currentApplied = step.applied(region)
 	return step
 }
 
@@ -249,10 +253,10 @@ func (o *Operator) stop(s Status, reason string) {
 	o.status, o.reason = s, reason
 }
 
-// remaining are the steps not finished.
-func (o *Operator) remaining() []Step {
+// addInfluence adds to m what the steps not yet applied will change.
+func (o *Operator) addInfluence(m map[uint64]*influence) {
 	if o.status != StatusRunning {
-		return nil
+		return
 	}
-	return o.steps[o.current:]
+	addInfluence(m, o.steps[o.current:], o.currentApplied)
 }

@@ -57,8 +57,8 @@ type Options struct {
 	// Now is the clock (nil: time.Now). Tests pass a fake one: nothing
 	// in the package reads the time otherwise.
 	Now func() time.Time
-	// AllocID hands out peer ids (PD's allocator); required by checkers
-	// and schedulers that add peers.
+	// AllocID hands out peer ids (PD's allocator). Without it, nothing
+	// that adds a peer is scheduled (ErrNoIDAllocator).
 	AllocID func() (uint64, error)
 	// Config returns the cluster config (max-replicas, limits, ...),
 	// read on every use so updates apply at once; nil means
@@ -117,6 +117,9 @@ func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.AllocID == nil {
+		o.AllocID = func() (uint64, error) { return 0, ErrNoIDAllocator }
+	}
 	if o.Config == nil {
 		o.Config = meta.DefaultClusterConfig
 	}
@@ -156,12 +159,13 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// timeoutFor is the timeout of an operator with steps.
-func (o *Options) timeoutFor(steps []Step) time.Duration {
+// timeoutFor is the timeout of an operator with steps: peerMove if a
+// step changes peers, else leaderTransfer.
+func timeoutFor(steps []Step, peerMove, leaderTransfer time.Duration) time.Duration {
 	for _, s := range steps {
 		if _, ok := s.(TransferLeader); !ok {
-			return o.PeerMoveTimeout
+			return peerMove
 		}
 	}
-	return o.LeaderTransferTimeout
+	return leaderTransfer
 }

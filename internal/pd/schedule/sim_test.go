@@ -49,7 +49,7 @@ var simStart = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 // newSim registers stores 1..n, all heartbeating.
 func newSim(t testing.TB, n int, tweak func(*Options)) *sim {
 	s := &sim{t: t, now: simStart, cluster: meta.NewCluster(meta.NewMemStorage()),
-		cfg: meta.DefaultClusterConfig(), nextID: 1000, stopped: map[uint64]bool{},
+		cfg: meta.DefaultClusterConfig(), nextID: 10000, stopped: map[uint64]bool{},
 		regions: map[uint64]*simRegion{}, catchUp: 1}
 	for i := 1; i <= n; i++ {
 		s.addStore(uint64(i))
@@ -246,7 +246,7 @@ func (s *sim) applyResp(r *simRegion, resp *pdpb.RegionHeartbeatResponse) {
 	switch cp.GetChangeType() {
 	case pdpb.ConfChangeType_AddLearnerNode:
 		if findRegionPeer(r.meta, target.GetId()) != nil {
-			s.violate("region %d: add learner %d twice", id, target.GetId())
+			s.violate("region %d: add learner %d twice: %v resp %v", id, target.GetId(), r.meta, resp)
 			return
 		}
 		for _, p := range r.meta.GetPeers() {

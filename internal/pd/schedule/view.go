@@ -54,8 +54,10 @@ type influence struct {
 	adding           int // peers being added to the store
 }
 
-// addInfluence adds the effect of steps to m.
-func addInfluence(m map[uint64]*influence, steps []Step) {
+// addInfluence adds the effect of steps to m. firstApplied: the first
+// step's change is already in the region tree (a learner catching up),
+// so only its snapshot counts.
+func addInfluence(m map[uint64]*influence, steps []Step, firstApplied bool) {
 	get := func(id uint64) *influence {
 		in := m[id]
 		if in == nil {
@@ -64,12 +66,14 @@ func addInfluence(m map[uint64]*influence, steps []Step) {
 		}
 		return in
 	}
-	for _, s := range steps {
+	for i, s := range steps {
 		switch s := s.(type) {
 		case AddLearner:
 			in := get(s.ToStore)
-			in.regions++
 			in.adding++
+			if i > 0 || !firstApplied {
+				in.regions++
+			}
 		case RemovePeer:
 			get(s.FromStore).regions--
 		case TransferLeader:
@@ -144,7 +148,7 @@ func (v *view) state(id uint64) StoreState {
 // apply accounts for an operator just accepted by the Controller.
 func (v *view) apply(op *Operator) {
 	in := map[uint64]*influence{}
-	addInfluence(in, op.remaining())
+	op.addInfluence(in)
 	for id, d := range in {
 		if s := v.byID[id]; s != nil {
 			s.regions += d.regions
@@ -159,7 +163,7 @@ func (v *view) apply(op *Operator) {
 // timeout.
 func (v *view) newOperator(name string, kind Kind, region *meta.RegionInfo, steps ...Step) *Operator {
 	op := NewOperator(name, kind, region, v.now, steps...)
-	op.SetTimeout(v.opts.timeoutFor(steps))
+	op.SetTimeout(timeoutFor(steps, v.opts.PeerMoveTimeout, v.opts.LeaderTransferTimeout))
 	return op
 }
 
