@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/kvproto/pdpb"
 	"github.com/strata-db/strata/internal/pd/meta"
 )
@@ -73,6 +74,9 @@ func (c *Coordinator) HandleRegionHeartbeat(region *meta.RegionInfo) *pdpb.Regio
 	if resp := c.ctrl.Dispatch(region); resp != nil || c.ctrl.HasOperator(region.ID()) {
 		return resp
 	}
+	if !c.mayNeedReplicas(region) {
+		return nil
+	}
 	c.mu.Lock()
 	cnt := c.counts
 	c.mu.Unlock()
@@ -89,6 +93,23 @@ func (c *Coordinator) HandleRegionHeartbeat(region *meta.RegionInfo) *pdpb.Regio
 		return nil
 	}
 	return c.ctrl.Dispatch(region)
+}
+
+// mayNeedReplicas is a cheap filter before the replica checker (which
+// builds a view of every store): false when region is led and has
+// exactly max-replicas voters, no learner, and no peer on a lost store.
+func (c *Coordinator) mayNeedReplicas(region *meta.RegionInfo) bool {
+	if region.Leader == nil {
+		return false
+	}
+	voters := 0
+	for _, p := range region.Meta.GetPeers() {
+		if p.GetRole() != kvrpcpb.PeerRole_Voter || c.storeLost(p.GetStoreId()) {
+			return true
+		}
+		voters++
+	}
+	return uint64(voters) != c.opts.Config().Replication.MaxReplicas
 }
 
 // Tick runs one scheduling round: timeouts, the replica checker over
@@ -169,18 +190,21 @@ func (c *Coordinator) newView(cnt *counts) *view {
 // a Send function, the first step goes out at once to the leader of
 // region (as last seen; nil: look it up).
 func (c *Coordinator) add(v *view, op *Operator, region *meta.RegionInfo, push bool) bool {
+	in := map[uint64]*influence{}
+	op.addInfluence(in)
+	kind, id, desc := op.Kind(), op.RegionID(), op.String()
 	if err := c.ctrl.AddOperator(op); err != nil {
 		if !errors.Is(err, ErrOperatorExists) {
-			c.opts.Logger.Debug("schedule: operator refused", "op", op.String(), "err", err)
+			c.opts.Logger.Debug("schedule: operator refused", "op", desc, "err", err)
 		}
 		return false
 	}
-	v.apply(op)
+	v.apply(kind, in)
 	if !push || c.opts.Send == nil {
 		return true
 	}
 	if region == nil {
-		region = c.cluster.Region(op.RegionID())
+		region = c.cluster.Region(id)
 	}
 	if region == nil || region.Leader == nil {
 		return true

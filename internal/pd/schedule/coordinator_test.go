@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -237,4 +238,43 @@ func findStorePeer(peers []*kvrpcpb.Peer, store uint64) *kvrpcpb.Peer {
 		}
 	}
 	return nil
+}
+
+// TestCoordinatorConcurrent drives heartbeats from several goroutines
+// while ticks run (the PD server's shape); run with -race.
+func TestCoordinatorConcurrent(t *testing.T) {
+	var ids atomic.Uint64
+	ids.Store(10000)
+	s := newSim(t, 5, func(o *Options) {
+		o.AllocID = func() (uint64, error) { return ids.Add(1), nil }
+	})
+	for i := uint64(1); i <= 20; i++ {
+		s.addRegion(i, fmt.Sprintf("k%02d", i), fmt.Sprintf("k%02d", i+1), []uint64{1}, 1)
+	}
+	infos := make([]*meta.RegionInfo, 0, 20)
+	for _, r := range s.sortedRegions() {
+		infos = append(infos, s.info(r))
+	}
+	coord := s.coord
+	done := make(chan struct{})
+	for w := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range 50 {
+				for i := w; i < len(infos); i += 4 {
+					coord.HandleRegionHeartbeat(infos[i])
+				}
+			}
+		}()
+	}
+	for range 20 {
+		coord.Tick()
+		coord.Controller().Operators()
+	}
+	for range 4 {
+		<-done
+	}
+	if n := len(coord.Controller().Operators()); n != 20 {
+		t.Fatalf("%d operators, want one per region", n)
+	}
 }

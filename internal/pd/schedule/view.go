@@ -145,10 +145,10 @@ func (v *view) state(id uint64) StoreState {
 	return StoreTombstone
 }
 
-// apply accounts for an operator just accepted by the Controller.
-func (v *view) apply(op *Operator) {
-	in := map[uint64]*influence{}
-	op.addInfluence(in)
+// apply accounts for an operator of kind k, with influence in, just
+// accepted by the Controller. (The influence is taken before the
+// operator is handed over: after that, only the Controller may read it.)
+func (v *view) apply(k Kind, in map[uint64]*influence) {
 	for id, d := range in {
 		if s := v.byID[id]; s != nil {
 			s.regions += d.regions
@@ -156,7 +156,7 @@ func (v *view) apply(op *Operator) {
 			s.adding += d.adding
 		}
 	}
-	v.room[op.Kind()]--
+	v.room[k]--
 }
 
 // newOperator makes an operator at the view's time with the configured
