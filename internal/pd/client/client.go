@@ -70,8 +70,9 @@ type Client struct {
 		leader  *pdConn            // nil: unknown
 	}
 
-	stores storeCache
-	tsoCh  chan *tsoRequest
+	stores  storeCache
+	tsoCh   chan *tsoRequest
+	tsoDone chan struct{} // closed when the TSO loop has exited
 }
 
 // pdConn is a connection to one member.
@@ -102,6 +103,7 @@ func New(ctx context.Context, addrs []string, opts Options) (*Client, error) {
 	}
 	c.stores.init()
 	c.tsoCh = make(chan *tsoRequest, 4*opts.MaxTSOBatch)
+	c.tsoDone = make(chan struct{})
 	if err := c.do(ctx, func(context.Context, pdpb.PDClient) (*pdpb.ResponseHeader, error) {
 		return nil, nil // reaching a leader is all New needs
 	}); err != nil {

@@ -17,7 +17,7 @@ import (
 	"github.com/strata-db/strata/internal/pd/server/pdtest"
 )
 
-func newClient(t *testing.T, addrs []string) *client.Client {
+func newClient(t testing.TB, addrs []string) *client.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -26,8 +26,9 @@ func (r *tsoRequest) finish(ts uint64, err error) {
 
 // TSFuture is a timestamp on its way (GetTSAsync).
 type TSFuture struct {
-	req *tsoRequest
-	err error
+	req      *tsoRequest
+	err      error
+	loopDone <-chan struct{}
 }
 
 // Wait returns the timestamp, or why there is none.
@@ -40,15 +41,26 @@ func (f *TSFuture) Wait() (uint64, error) {
 		return f.req.ts, f.req.err
 	case <-f.req.ctx.Done():
 		return 0, f.req.ctx.Err()
+	case <-f.loopDone:
+		// Closed: the request was answered before, or never will be.
+		select {
+		case <-f.req.done:
+			return f.req.ts, f.req.err
+		default:
+			return 0, ErrClosed
+		}
 	}
 }
 
 // GetTSAsync asks for a timestamp without waiting for it.
 func (c *Client) GetTSAsync(ctx context.Context) *TSFuture {
+	if c.ctx.Err() != nil {
+		return &TSFuture{err: ErrClosed}
+	}
 	r := &tsoRequest{ctx: ctx, done: make(chan struct{})}
 	select {
 	case c.tsoCh <- r:
-		return &TSFuture{req: r}
+		return &TSFuture{req: r, loopDone: c.tsoDone}
 	case <-ctx.Done():
 		return &TSFuture{err: ctx.Err()}
 	case <-c.ctx.Done():
@@ -76,6 +88,7 @@ type tsoStream struct {
 // batch is on the wire the next one fills.
 func (c *Client) tsoLoop() {
 	defer c.wg.Done()
+	defer close(c.tsoDone)
 	var st *tsoStream
 	defer func() {
 		if st != nil {
