@@ -105,7 +105,7 @@ type Operator struct {
 }
 
 // NewOperator plans steps for region as observed at now. name says why
-// ("replace-down-peer", "balance-leader", ...). The timeout is
+// ("replace-lost-replica", "balance-leader", ...). The timeout is
 // DefaultPeerMoveTimeout if a step changes peers, else
 // DefaultLeaderTransferTimeout; see SetTimeout.
 func NewOperator(name string, kind Kind, region *meta.RegionInfo, now time.Time, steps ...Step) *Operator {

@@ -8,7 +8,7 @@ import "time"
 type OperatorView struct {
 	// RegionID is the operator's region.
 	RegionID uint64 `json:"region_id"`
-	// Name says why it was made ("replace-down-peer", "balance-leader").
+	// Name says why it was made ("replace-lost-replica", "balance-leader").
 	Name string `json:"name"`
 	// Kind is who made it (replica, balance-leader, balance-region,
 	// admin).

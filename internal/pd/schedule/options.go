@@ -50,9 +50,11 @@ type Cluster interface {
 	Region(id uint64) *meta.RegionInfo
 }
 
+var _ Cluster = (*meta.Cluster)(nil)
+
 // Options are the inputs of the scheduling core besides the cluster: the
 // clock, the ID allocator and the configuration. Zero values take the
-// defaults above; Now is required.
+// defaults above (Now: time.Now).
 type Options struct {
 	// Now is the clock (nil: time.Now). Tests pass a fake one: nothing
 	// in the package reads the time otherwise.

@@ -7,13 +7,19 @@ import (
 	"github.com/strata-db/strata/internal/pd/meta"
 )
 
-// Names of the replica checker's operators.
+// Names of the replica checker's operators (Operator.Name).
 const (
-	OpRemoveLostLearner   = "remove-lost-learner"
-	OpRemoveExtraReplica  = "remove-extra-replica"
-	OpReplaceLostReplica  = "replace-lost-replica"
-	OpPromoteLearner      = "promote-learner"
-	OpMakeUpReplica       = "make-up-replica"
+	// OpRemoveLostLearner removes a learner on a lost store.
+	OpRemoveLostLearner = "remove-lost-learner"
+	// OpRemoveExtraReplica removes a voter beyond max-replicas.
+	OpRemoveExtraReplica = "remove-extra-replica"
+	// OpReplaceLostReplica replaces a voter on a lost store.
+	OpReplaceLostReplica = "replace-lost-replica"
+	// OpPromoteLearner promotes a learner left behind.
+	OpPromoteLearner = "promote-learner"
+	// OpMakeUpReplica adds a missing voter.
+	OpMakeUpReplica = "make-up-replica"
+	// OpRemoveOrphanLearner removes a learner the region does not need.
 	OpRemoveOrphanLearner = "remove-orphan-learner"
 )
 
