@@ -271,7 +271,8 @@ func (c *Cluster) CheckSplit(r *kvrpcpb.Region) error {
 		return fmt.Errorf("%w: %d", ErrRegionNotFound, r.GetId())
 	}
 	if EpochStale(r.GetRegionEpoch(), cur.Epoch()) {
-		return fmt.Errorf("%w: split of region %d at %v, PD has %v", ErrStaleRegion, r.GetId(), r.GetRegionEpoch(), cur.Epoch())
+		return fmt.Errorf("%w: split of region %d at v%d c%d, PD has v%d c%d", ErrStaleRegion, r.GetId(),
+			r.GetRegionEpoch().GetVersion(), r.GetRegionEpoch().GetConfVer(), cur.Epoch().GetVersion(), cur.Epoch().GetConfVer())
 	}
 	return nil
 }
