@@ -175,6 +175,12 @@ func (s *Server) ClientURLs() []string { return s.cfg.AdvertiseClientURLs }
 // IsLeader reports whether this member leads PD now.
 func (s *Server) IsLeader() bool { return s.currentTerm() != nil }
 
+// IsEtcdLeader reports whether this member's etcd leads the etcd raft
+// group (not the same as leading PD; for diagnostics and for stopping a
+// cluster in an order that spares etcd a leadership transfer to a member
+// that is stopping too).
+func (s *Server) IsEtcdLeader() bool { return s.etcd.Server.Leader() == s.etcd.Server.MemberID() }
+
 // Leader is the leader as this member last saw it (nil: unknown).
 func (s *Server) Leader() *pdpb.Member { return s.leader.Load() }
 

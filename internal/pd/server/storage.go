@@ -131,7 +131,7 @@ func (s *etcdStorage) run() {
 		case <-s.stop:
 			return
 		case <-tick.C:
-			if err := s.flush(); err != nil {
+			if err := s.flush(10 * time.Second); err != nil {
 				if errors.Is(err, ErrNotLeader) {
 					s.onLost()
 					return
@@ -143,12 +143,13 @@ func (s *etcdStorage) run() {
 }
 
 // close stops the writer; with flush it writes what is queued first (a
-// leader stepping down cleanly).
+// leader stepping down cleanly), giving up after a short while (the
+// cluster may have lost its quorum: the last members stopping).
 func (s *etcdStorage) close(flush bool) {
 	close(s.stop)
 	<-s.done
 	if flush {
-		if err := s.flush(); err != nil {
+		if err := s.flush(2 * time.Second); err != nil {
 			s.log.Warn("pd: final region flush failed", "err", err)
 		}
 	}
@@ -157,7 +158,7 @@ func (s *etcdStorage) close(flush bool) {
 // flush writes the queued changes in guarded batches. Changes of a batch
 // that fails go back to the queue unless a newer change of the same
 // region arrived meanwhile.
-func (s *etcdStorage) flush() error {
+func (s *etcdStorage) flush(timeout time.Duration) error {
 	s.mu.Lock()
 	batch := s.mu.pending
 	s.mu.pending = map[uint64]*kvrpcpb.Region{}
@@ -186,7 +187,7 @@ func (s *etcdStorage) flush() error {
 			}
 			ops = append(ops, clientv3.OpPut(regionKey(id), string(b)))
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		err := guardedTxn(ctx, s.cli, s.guard, ops...)
 		cancel()
 		if err != nil {

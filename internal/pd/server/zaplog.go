@@ -78,13 +78,17 @@ func slogLevel(l zapcore.Level) slog.Level {
 }
 
 // stopNoise recognizes what etcd logs when it closes its own listeners,
-// and its warning about serving gRPC and HTTP on one port (which PD does
-// on purpose).
+// its warning about serving gRPC and HTTP on one port (which PD does on
+// purpose), and its complaint that a new member's storage has no schema
+// version yet (it has not applied an entry yet; it goes away by itself).
 func stopNoise(msg string, fields map[string]any) bool {
 	if strings.Contains(msg, "single port") || strings.Contains(msg, "not cryptographically signed") {
 		return true
 	}
 	err := fmt.Sprint(fields["error"])
+	if strings.Contains(err, "missing term information") {
+		return true
+	}
 	return strings.Contains(err, "closed") &&
 		(strings.Contains(msg, "serving from embedded etcd failed") || strings.Contains(msg, "grpc server due to error"))
 }

@@ -155,17 +155,25 @@ func (c *Cluster) Restart(i int) {
 	}
 }
 
-// StopAll stops every member.
+// StopAll stops every member, one at a time and the etcd leader first
+// each time: stopping members at once makes etcd's leader wait (7 s) for
+// a leadership transfer to a member that is going away too.
 func (c *Cluster) StopAll() {
-	var wg sync.WaitGroup
-	for i := range c.Servers {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			c.Stop(i)
-		}(i)
+	for {
+		next := -1
+		for i, s := range c.Servers {
+			if s == nil {
+				continue
+			}
+			if next < 0 || s.IsEtcdLeader() {
+				next = i
+			}
+		}
+		if next < 0 {
+			return
+		}
+		c.Stop(next)
 	}
-	wg.Wait()
 }
 
 // WaitLeader polls until one running member leads and returns its index.
