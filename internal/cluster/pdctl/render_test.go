@@ -129,3 +129,22 @@ schedule.max-store-down-time    30m0s
 		t.Errorf("bad number: %v", err)
 	}
 }
+
+func TestWriteMembers(t *testing.T) {
+	m := pdserver.MembersJSON{Members: []pdserver.MemberJSON{
+		{Name: "pd-1", MemberID: 2, ClientURLs: []string{"http://h:2381"}, PeerURLs: []string{"http://h:2382"}},
+		{Name: "pd-0", MemberID: 1, ClientURLs: []string{"http://h:2379"}, PeerURLs: []string{"http://h:2380"}},
+	}}
+	m.Leader = &m.Members[0]
+	var b strings.Builder
+	if err := WriteMembers(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	want := `NAME  MEMBER ID  CLIENT URLS    PEER URLS      LEADER
+pd-0  1          http://h:2379  http://h:2380  
+pd-1  2          http://h:2381  http://h:2382  *
+`
+	if b.String() != want {
+		t.Fatalf("got:\n%q\nwant:\n%q", b.String(), want)
+	}
+}

@@ -101,11 +101,18 @@ func (s *Server) revoke(id clientv3.LeaseID) {
 	_, _ = s.cli.Revoke(ctx, id)
 }
 
-// lead serves one term: load the state, serve until the term is lost or
-// the server closes, then step down.
+// lead serves one term: keep the lease alive, load the state, serve until
+// the term is lost or the server closes, then step down.
 func (s *Server) lead(createRev int64, self string, lease clientv3.LeaseID, ttl time.Duration, grantedAt int64) error {
-	t, err := s.newTerm(createRev, self, lease, ttl, grantedAt)
-	if err != nil {
+	t := s.newTerm(createRev, self, lease, ttl, grantedAt)
+	kaDone := make(chan struct{})
+	go func() {
+		defer close(kaDone)
+		t.keepAlive()
+	}()
+	if err := t.load(); err != nil {
+		t.cancel()
+		<-kaDone
 		s.revoke(lease)
 		return fmt.Errorf("pd: starting leader term: %w", err)
 	}
@@ -115,11 +122,6 @@ func (s *Server) lead(createRev int64, self string, lease clientv3.LeaseID, ttl 
 	s.log.Info("pd: became leader", "lease-ttl", ttl, "regions", t.cluster.RegionCount(), "bootstrapped", t.bootstrapped.Load())
 
 	go t.storage.run()
-	kaDone := make(chan struct{})
-	go func() {
-		defer close(kaDone)
-		t.keepAlive()
-	}()
 	watchErr := t.watchLeaderKey()
 
 	// Step down: stop serving first, then clean up.

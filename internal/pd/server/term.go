@@ -55,43 +55,46 @@ type term struct {
 	}
 }
 
-// newTerm loads the leader's state from etcd. grantedAt (Server.mono) is
-// when the lease was requested.
-func (s *Server) newTerm(createRev int64, self string, lease clientv3.LeaseID, ttl time.Duration, grantedAt int64) (*term, error) {
+// newTerm starts a term won with lease at createRev. grantedAt
+// (Server.mono) is when the lease was requested. The term serves nothing
+// until load has read its state.
+func (s *Server) newTerm(createRev int64, self string, lease clientv3.LeaseID, ttl time.Duration, grantedAt int64) *term {
 	t := &term{s: s, createRev: createRev, self: self, lease: lease, ttl: ttl, guard: leaderGuard(createRev, self),
 		lost: make(chan struct{}), streams: newHeartbeatStreams()}
 	t.ctx, t.cancel = context.WithCancel(s.ctx)
 	t.deadline.Store(grantedAt + int64(ttl))
-	ok := false
-	defer func() {
-		if !ok {
-			t.cancel()
-		}
-	}()
+	return t
+}
+
+// load reads the leader's state from etcd. The lease is kept alive
+// meanwhile (keepAlive runs already), so a big region tree may take
+// longer to load than the lease lasts.
+func (t *term) load() error {
+	s := t.s
 	ctx, cancel := context.WithTimeout(t.ctx, 30*time.Second)
 	defer cancel()
 
 	// Cluster config: the persisted one wins over the config file.
 	resp, err := s.cli.Get(ctx, keyConfig)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if len(resp.Kvs) > 0 {
 		cfg, err := meta.DecodeClusterConfig(resp.Kvs[0].Value)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, keyConfig, err)
+			return fmt.Errorf("%w: %s: %v", ErrCorrupt, keyConfig, err)
 		}
 		t.config.value = cfg
 	} else {
 		t.config.value = s.cfg.ClusterConfig
 		if err := t.saveConfig(ctx, t.config.value); err != nil {
-			return nil, err
+			return err
 		}
 	}
 
 	idLimit, err := getUint(ctx, s.cli, keyIDLimit)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	t.ids = newIDAllocator(idLimit, s.cfg.IDWindow, func(limit uint64) error {
 		ctx, cancel := context.WithTimeout(t.ctx, 10*time.Second)
@@ -101,30 +104,29 @@ func (s *Server) newTerm(createRev int64, self string, lease clientv3.LeaseID, t
 
 	t.tso, err = tso.New(time.Now, NewEtcdWindowStore(s.cli, keyTSOLimit, t.guard...), tso.Options{Window: s.cfg.TSOWindow})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	// Save the first window now, so the first request does not wait for it
 	// and a term that cannot write finds out before serving.
 	if _, err := t.tso.GetTimestamp(ctx); err != nil {
-		return nil, err
+		return err
 	}
 
 	if t.gc.safePoint, err = getUint(ctx, s.cli, keyGCSafePoint); err != nil {
-		return nil, err
+		return err
 	}
 	resp, err = s.cli.Get(ctx, keyBootstrapped)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	t.bootstrapped.Store(len(resp.Kvs) > 0)
 
 	t.storage = newEtcdStorage(s.cli, t.guard, s.cfg.RegionFlushInterval, s.log, func() { t.lose("region write refused") })
 	t.cluster = meta.NewCluster(t.storage)
 	if err := t.cluster.Load(); err != nil {
-		return nil, err
+		return err
 	}
-	ok = true
-	return t, nil
+	return nil
 }
 
 // valid reports whether the term may still serve: not lost, not ended,
