@@ -117,6 +117,13 @@ func runPlayground(args []string, stdout, stderr io.Writer) int {
 			}
 			return 0
 		case e := <-pg.Exits():
+			select {
+			case <-stop:
+				// Ctrl-C reaches the whole process group: children
+				// stopping on their own SIGINT are no surprise.
+				continue
+			default:
+			}
 			reportFailure(stderr, "process exited unexpectedly", e)
 			if pg.Running() == 0 {
 				fmt.Fprintln(stderr, "strata playground: every process has exited; stopping")
