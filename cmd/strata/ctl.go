@@ -20,7 +20,8 @@ Commands:
   stores                 stores: id, address, state, labels, region and leader counts, last heartbeat
   regions                regions in key order: id, start and end key, leader store, peers, size, keys
   region ID              one region in detail
-  operators              scheduling operators: region, kind, description, status, age
+  operators [history]    scheduling operators (running, or the latest retired ones):
+                         region, kind, description, status, age
   members                PD members; the leader is marked *
   config [show]          the cluster config (replication and schedule keys)
   config set KEY VALUE   change one config key, e.g. schedule.max-store-down-time 1h
@@ -81,7 +82,9 @@ func runCtl(args []string, stdout, stderr io.Writer) int {
 		}
 		err = x.region(ctx, id)
 	case cmd == "operators" && len(rest) == 0:
-		err = x.operators(ctx)
+		err = x.operators(ctx, "/pd/api/v1/operators")
+	case cmd == "operators" && len(rest) == 1 && rest[0] == "history":
+		err = x.operators(ctx, "/pd/api/v1/operators/history")
 	case cmd == "members" && len(rest) == 0:
 		err = x.members(ctx)
 	case cmd == "config" && (len(rest) == 0 || len(rest) == 1 && rest[0] == "show"):
@@ -157,8 +160,8 @@ func (x ctlRun) region(ctx context.Context, id uint64) error {
 	return pdctl.WriteRegion(x.stdout, r)
 }
 
-func (x ctlRun) operators(ctx context.Context) error {
-	raw, err := x.c.Get(ctx, "/pd/api/v1/operators", nil)
+func (x ctlRun) operators(ctx context.Context, path string) error {
+	raw, err := x.c.Get(ctx, path, nil)
 	if err != nil {
 		return err
 	}

@@ -9,18 +9,24 @@ import (
 	"time"
 )
 
-// Operator is one scheduling operator as PD's /pd/api/v1/operators lists
-// it. The decoding is lenient about field names (region_id or region,
-// desc or description, create_time or created, ...) so that it reads
-// PD's shape and Strata's.
+// Operator is one scheduling operator as PD's /pd/api/v1/operators (and
+// .../operators/history) lists it. The decoding is lenient about field
+// names (region_id or region, desc or description, created or
+// create_time, age as a duration string or seconds) so that it reads
+// Strata's shape (internal/pd/schedule's OperatorView) and PD's.
 type Operator struct {
 	RegionID uint64
 	Kind     string
 	Name     string
 	Desc     string
 	Status   string
-	Created  time.Time     // zero when unknown
-	Age      time.Duration // used when Created is zero; -1 when unknown
+	// Reason says why an operator that did not finish stopped.
+	Reason string
+	// Step is the index of the first step not done, Steps the count (0
+	// when unknown).
+	Step, Steps int
+	Created     time.Time     // zero when unknown
+	Age         time.Duration // PD's own figure; -1 when not given
 }
 
 // DecodeOperators reads a JSON list of operators, or an object whose
@@ -39,14 +45,23 @@ func DecodeOperators(raw []byte) ([]Operator, error) {
 	out := make([]Operator, 0, len(list))
 	for _, m := range list {
 		op := Operator{
-			Kind: str(m, "kind"), Name: str(m, "name", "brief"),
-			Desc: str(m, "desc", "description", "steps"), Status: str(m, "status"), Age: -1,
+			Kind: str(m, "kind"), Name: str(m, "name", "brief"), Desc: str(m, "desc", "description"),
+			Status: str(m, "status"), Reason: str(m, "reason"), Age: -1,
 		}
 		if n, ok := num(m, "region_id", "region"); ok {
 			op.RegionID = uint64(n)
 		}
-		if t, err := time.Parse(time.RFC3339Nano, str(m, "create_time", "created", "created_at")); err == nil {
+		if n, ok := num(m, "step"); ok {
+			op.Step = int(n)
+		}
+		if n, ok := num(m, "steps"); ok {
+			op.Steps = int(n)
+		}
+		if t, err := time.Parse(time.RFC3339Nano, str(m, "created", "create_time", "created_at")); err == nil {
 			op.Created = t
+		}
+		if d, err := time.ParseDuration(str(m, "age")); err == nil {
+			op.Age = d
 		} else if n, ok := num(m, "age_seconds", "age"); ok {
 			op.Age = time.Duration(n * float64(time.Second))
 		}
@@ -81,8 +96,9 @@ func num(m map[string]any, keys ...string) (float64, bool) {
 	return 0, false
 }
 
-// WriteOperators prints one line per operator: region, kind, description,
-// status and age (relative to now).
+// WriteOperators prints one line per operator: region, kind, description
+// (name: steps), status (with the step reached, or why it stopped) and
+// age (PD's figure, else relative to now).
 func WriteOperators(w io.Writer, ops []Operator, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "REGION\tKIND\tDESCRIPTION\tSTATUS\tAGE")
@@ -96,12 +112,19 @@ func WriteOperators(w io.Writer, ops []Operator, now time.Time) error {
 		}
 		age := "-"
 		switch {
-		case !op.Created.IsZero():
-			age = formatAge(now.Sub(op.Created))
 		case op.Age >= 0:
 			age = formatAge(op.Age)
+		case !op.Created.IsZero():
+			age = formatAge(now.Sub(op.Created))
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", op.RegionID, dash(op.Kind), dash(desc), dash(op.Status), age)
+		status := op.Status
+		switch {
+		case op.Reason != "":
+			status += ": " + op.Reason
+		case status == "running" && op.Steps > 0:
+			status += fmt.Sprintf(" (step %d/%d)", op.Step+1, op.Steps)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", op.RegionID, dash(op.Kind), dash(desc), dash(status), age)
 	}
 	fmt.Fprintf(tw, "(%s)\n", count(len(ops), "operator"))
 	return tw.Flush()

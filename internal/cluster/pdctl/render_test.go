@@ -63,9 +63,12 @@ func TestWriteRegions(t *testing.T) {
 
 func TestOperators(t *testing.T) {
 	now := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	// Strata's shape, then PD's.
 	raw := `[{"region_id": 4, "kind": "replica", "name": "replace-down-peer", "desc": "add learner peer 9 on store 3, promote",
-	  "status": "running", "create_time": "2025-01-01T11:59:58Z"},
-	 {"region": 5, "kind": "admin", "description": "transfer leader to store 2", "status": "finished", "age_seconds": 90}]`
+	  "step": 1, "steps": 2, "status": "running", "created": "2025-01-01T11:59:58Z", "age": "2.1s"},
+	 {"region_id": 6, "kind": "balance-leader", "name": "balance-leader", "desc": "transfer leader to store 2",
+	  "step": 0, "steps": 1, "status": "canceled", "reason": "epoch changed", "created": "2025-01-01T11:59:00Z", "age": "1s"},
+	 {"region": 5, "kind": "admin", "description": "transfer leader to store 2", "status": "finished", "create_time": "2025-01-01T11:58:30Z"}]`
 	ops, err := DecodeOperators([]byte(raw))
 	if err != nil {
 		t.Fatal(err)
@@ -74,10 +77,11 @@ func TestOperators(t *testing.T) {
 	if err := WriteOperators(&b, ops, now); err != nil {
 		t.Fatal(err)
 	}
-	want := `REGION  KIND     DESCRIPTION                                                STATUS    AGE
-4       replica  replace-down-peer: add learner peer 9 on store 3, promote  running   2s
-5       admin    transfer leader to store 2                                 finished  1m30s
-(2 operators)
+	want := `REGION  KIND            DESCRIPTION                                                STATUS                   AGE
+4       replica         replace-down-peer: add learner peer 9 on store 3, promote  running (step 2/2)       2.1s
+6       balance-leader  balance-leader: transfer leader to store 2                 canceled: epoch changed  1s
+5       admin           transfer leader to store 2                                 finished                 1m30s
+(3 operators)
 `
 	if b.String() != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", b.String(), want)
