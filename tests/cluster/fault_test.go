@@ -14,7 +14,6 @@ import (
 // serving; the node restarts and catches up (proved by then losing
 // another node: the restarted one must be part of the new quorum).
 func TestKillKVNode(t *testing.T) {
-	skipUntilReplicated(t)
 	c := startCluster(t, clusterOpts{kv: 3, sql: 1})
 	db := c.db(0)
 	b := newBank(t, db, 20, 1000)
@@ -39,7 +38,6 @@ func TestKillKVNode(t *testing.T) {
 // a bank workload, then healed: the majority goes on, the isolated node
 // commits nothing on its own, and after healing it rejoins.
 func TestPartitionKVNode(t *testing.T) {
-	skipUntilReplicated(t)
 	c := startCluster(t, clusterOpts{kv: 3, sql: 1})
 	db := c.db(0)
 	b := newBank(t, db, 20, 1000)
@@ -64,7 +62,6 @@ func TestPartitionKVNode(t *testing.T) {
 // (b) one KV node gone for good: after max-store-down-time PD puts its
 // replicas on a fourth store, and the cluster holds 3 replicas again.
 func TestStoreDownReplaced(t *testing.T) {
-	skipUntilReplicated(t)
 	c := startCluster(t, clusterOpts{kv: 3, sql: 1, maxStoreDownTime: "3s"})
 	db := c.db(0)
 	b := newBank(t, db, 20, 1000)
@@ -110,7 +107,6 @@ func TestStoreDownReplaced(t *testing.T) {
 // (c) the PD leader of three is killed under a bank workload: another is
 // elected, service resumes, and timestamps never go back.
 func TestPDLeaderKilled(t *testing.T) {
-	skipUntilReplicated(t)
 	c := startCluster(t, clusterOpts{pd: 3, kv: 3, sql: 1})
 	db := c.db(0)
 	b := newBank(t, db, 20, 1000)

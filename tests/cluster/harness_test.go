@@ -273,7 +273,7 @@ func (c *cluster) waitReplicated(n int, timeout time.Duration) {
 
 // skipUntilReplicated skips a test that needs PD to replicate regions
 // (the replica checker is being wired into PD).
-func skipUntilReplicated(t *testing.T) { t.Skip("needs PD's replica checker") }
+
 
 // isolate cuts (or heals) node n's raft traffic with the other stores
 // through its fault-injection endpoint.

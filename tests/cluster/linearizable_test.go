@@ -206,7 +206,6 @@ func checkLinearizable(t *testing.T, hist []porcupine.Operation) {
 // Linearizability of single-key reads, writes and CAS through SQL from
 // several clients while a KV node is killed and restarted.
 func TestRegisterLinearizableUnderKill(t *testing.T) {
-	skipUntilReplicated(t)
 	c := startCluster(t, clusterOpts{kv: 3, sql: 1})
 	db := c.db(0)
 	db.SetMaxOpenConns(16)

@@ -107,6 +107,12 @@ func Send[Req Request, Resp Response](s *RegionRequestSender, bo *Backoffer, loc
 	if regionErr == nil {
 		return resp, nil
 	}
+	if u := regionErr.GetUndeterminedResult(); u != nil {
+		// Like a lost reply: the write may or may not apply, so callers
+		// treat it as they treat no reply at all.
+		s.cache.InvalidateRegion(loc.RegionID)
+		return zero, &SendError{Addr: loc.Addr, RegionID: loc.RegionID, Err: errors.New("result undetermined: " + u.GetReason())}
+	}
 	if err := s.onRegionError(ctx, bo, loc, regionErr); err != nil {
 		return zero, err
 	}

@@ -877,6 +877,53 @@ func (x *StoreNotMatch) GetActualStoreId() uint64 {
 	return 0
 }
 
+// UndeterminedResult: the write was proposed but its outcome is unknown
+// (the leader stepped down or the request timed out before it applied): it
+// may or may not take effect. The client must not resend it blindly.
+type UndeterminedResult struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UndeterminedResult) Reset() {
+	*x = UndeterminedResult{}
+	mi := &file_kvrpcpb_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UndeterminedResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UndeterminedResult) ProtoMessage() {}
+
+func (x *UndeterminedResult) ProtoReflect() protoreflect.Message {
+	mi := &file_kvrpcpb_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UndeterminedResult.ProtoReflect.Descriptor instead.
+func (*UndeterminedResult) Descriptor() ([]byte, []int) {
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *UndeterminedResult) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
 // RaftEntryTooLarge: the write does not fit in one raft entry.
 type RaftEntryTooLarge struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -888,7 +935,7 @@ type RaftEntryTooLarge struct {
 
 func (x *RaftEntryTooLarge) Reset() {
 	*x = RaftEntryTooLarge{}
-	mi := &file_kvrpcpb_proto_msgTypes[11]
+	mi := &file_kvrpcpb_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -900,7 +947,7 @@ func (x *RaftEntryTooLarge) String() string {
 func (*RaftEntryTooLarge) ProtoMessage() {}
 
 func (x *RaftEntryTooLarge) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[11]
+	mi := &file_kvrpcpb_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -913,7 +960,7 @@ func (x *RaftEntryTooLarge) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RaftEntryTooLarge.ProtoReflect.Descriptor instead.
 func (*RaftEntryTooLarge) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{11}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *RaftEntryTooLarge) GetRegionId() uint64 {
@@ -944,13 +991,14 @@ type RegionError struct {
 	StaleCommand          *StaleCommand          `protobuf:"bytes,8,opt,name=stale_command,json=staleCommand,proto3" json:"stale_command,omitempty"`
 	StoreNotMatch         *StoreNotMatch         `protobuf:"bytes,9,opt,name=store_not_match,json=storeNotMatch,proto3" json:"store_not_match,omitempty"`
 	RaftEntryTooLarge     *RaftEntryTooLarge     `protobuf:"bytes,10,opt,name=raft_entry_too_large,json=raftEntryTooLarge,proto3" json:"raft_entry_too_large,omitempty"`
+	UndeterminedResult    *UndeterminedResult    `protobuf:"bytes,11,opt,name=undetermined_result,json=undeterminedResult,proto3" json:"undetermined_result,omitempty"`
 	unknownFields         protoimpl.UnknownFields
 	sizeCache             protoimpl.SizeCache
 }
 
 func (x *RegionError) Reset() {
 	*x = RegionError{}
-	mi := &file_kvrpcpb_proto_msgTypes[12]
+	mi := &file_kvrpcpb_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -962,7 +1010,7 @@ func (x *RegionError) String() string {
 func (*RegionError) ProtoMessage() {}
 
 func (x *RegionError) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[12]
+	mi := &file_kvrpcpb_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -975,7 +1023,7 @@ func (x *RegionError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RegionError.ProtoReflect.Descriptor instead.
 func (*RegionError) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{12}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RegionError) GetMessage() string {
@@ -1048,6 +1096,13 @@ func (x *RegionError) GetRaftEntryTooLarge() *RaftEntryTooLarge {
 	return nil
 }
 
+func (x *RegionError) GetUndeterminedResult() *UndeterminedResult {
+	if x != nil {
+		return x.UndeterminedResult
+	}
+	return nil
+}
+
 type LockInfo struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	PrimaryLock     []byte                 `protobuf:"bytes,1,opt,name=primary_lock,json=primaryLock,proto3" json:"primary_lock,omitempty"`
@@ -1066,7 +1121,7 @@ type LockInfo struct {
 
 func (x *LockInfo) Reset() {
 	*x = LockInfo{}
-	mi := &file_kvrpcpb_proto_msgTypes[13]
+	mi := &file_kvrpcpb_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1078,7 +1133,7 @@ func (x *LockInfo) String() string {
 func (*LockInfo) ProtoMessage() {}
 
 func (x *LockInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[13]
+	mi := &file_kvrpcpb_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1091,7 +1146,7 @@ func (x *LockInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LockInfo.ProtoReflect.Descriptor instead.
 func (*LockInfo) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{13}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *LockInfo) GetPrimaryLock() []byte {
@@ -1178,7 +1233,7 @@ type WriteConflict struct {
 
 func (x *WriteConflict) Reset() {
 	*x = WriteConflict{}
-	mi := &file_kvrpcpb_proto_msgTypes[14]
+	mi := &file_kvrpcpb_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1190,7 +1245,7 @@ func (x *WriteConflict) String() string {
 func (*WriteConflict) ProtoMessage() {}
 
 func (x *WriteConflict) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[14]
+	mi := &file_kvrpcpb_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1203,7 +1258,7 @@ func (x *WriteConflict) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WriteConflict.ProtoReflect.Descriptor instead.
 func (*WriteConflict) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{14}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *WriteConflict) GetStartTs() uint64 {
@@ -1257,7 +1312,7 @@ type AlreadyExist struct {
 
 func (x *AlreadyExist) Reset() {
 	*x = AlreadyExist{}
-	mi := &file_kvrpcpb_proto_msgTypes[15]
+	mi := &file_kvrpcpb_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1269,7 +1324,7 @@ func (x *AlreadyExist) String() string {
 func (*AlreadyExist) ProtoMessage() {}
 
 func (x *AlreadyExist) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[15]
+	mi := &file_kvrpcpb_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1282,7 +1337,7 @@ func (x *AlreadyExist) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AlreadyExist.ProtoReflect.Descriptor instead.
 func (*AlreadyExist) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{15}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *AlreadyExist) GetKey() []byte {
@@ -1302,7 +1357,7 @@ type TxnNotFound struct {
 
 func (x *TxnNotFound) Reset() {
 	*x = TxnNotFound{}
-	mi := &file_kvrpcpb_proto_msgTypes[16]
+	mi := &file_kvrpcpb_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1314,7 +1369,7 @@ func (x *TxnNotFound) String() string {
 func (*TxnNotFound) ProtoMessage() {}
 
 func (x *TxnNotFound) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[16]
+	mi := &file_kvrpcpb_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1327,7 +1382,7 @@ func (x *TxnNotFound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TxnNotFound.ProtoReflect.Descriptor instead.
 func (*TxnNotFound) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{16}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *TxnNotFound) GetStartTs() uint64 {
@@ -1356,7 +1411,7 @@ type CommitTsExpired struct {
 
 func (x *CommitTsExpired) Reset() {
 	*x = CommitTsExpired{}
-	mi := &file_kvrpcpb_proto_msgTypes[17]
+	mi := &file_kvrpcpb_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1368,7 +1423,7 @@ func (x *CommitTsExpired) String() string {
 func (*CommitTsExpired) ProtoMessage() {}
 
 func (x *CommitTsExpired) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[17]
+	mi := &file_kvrpcpb_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1381,7 +1436,7 @@ func (x *CommitTsExpired) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitTsExpired.ProtoReflect.Descriptor instead.
 func (*CommitTsExpired) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{17}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CommitTsExpired) GetStartTs() uint64 {
@@ -1421,7 +1476,7 @@ type TxnLockNotFound struct {
 
 func (x *TxnLockNotFound) Reset() {
 	*x = TxnLockNotFound{}
-	mi := &file_kvrpcpb_proto_msgTypes[18]
+	mi := &file_kvrpcpb_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1433,7 +1488,7 @@ func (x *TxnLockNotFound) String() string {
 func (*TxnLockNotFound) ProtoMessage() {}
 
 func (x *TxnLockNotFound) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[18]
+	mi := &file_kvrpcpb_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1446,7 +1501,7 @@ func (x *TxnLockNotFound) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TxnLockNotFound.ProtoReflect.Descriptor instead.
 func (*TxnLockNotFound) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{18}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *TxnLockNotFound) GetKey() []byte {
@@ -1465,7 +1520,7 @@ type CommitTsTooLarge struct {
 
 func (x *CommitTsTooLarge) Reset() {
 	*x = CommitTsTooLarge{}
-	mi := &file_kvrpcpb_proto_msgTypes[19]
+	mi := &file_kvrpcpb_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1477,7 +1532,7 @@ func (x *CommitTsTooLarge) String() string {
 func (*CommitTsTooLarge) ProtoMessage() {}
 
 func (x *CommitTsTooLarge) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[19]
+	mi := &file_kvrpcpb_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1490,7 +1545,7 @@ func (x *CommitTsTooLarge) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitTsTooLarge.ProtoReflect.Descriptor instead.
 func (*CommitTsTooLarge) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{19}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CommitTsTooLarge) GetCommitTs() uint64 {
@@ -1510,7 +1565,7 @@ type InvalidTxnTso struct {
 
 func (x *InvalidTxnTso) Reset() {
 	*x = InvalidTxnTso{}
-	mi := &file_kvrpcpb_proto_msgTypes[20]
+	mi := &file_kvrpcpb_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1522,7 +1577,7 @@ func (x *InvalidTxnTso) String() string {
 func (*InvalidTxnTso) ProtoMessage() {}
 
 func (x *InvalidTxnTso) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[20]
+	mi := &file_kvrpcpb_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1535,7 +1590,7 @@ func (x *InvalidTxnTso) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvalidTxnTso.ProtoReflect.Descriptor instead.
 func (*InvalidTxnTso) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{20}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *InvalidTxnTso) GetStartTs() uint64 {
@@ -1563,7 +1618,7 @@ type Deadlock struct {
 
 func (x *Deadlock) Reset() {
 	*x = Deadlock{}
-	mi := &file_kvrpcpb_proto_msgTypes[21]
+	mi := &file_kvrpcpb_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1575,7 +1630,7 @@ func (x *Deadlock) String() string {
 func (*Deadlock) ProtoMessage() {}
 
 func (x *Deadlock) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[21]
+	mi := &file_kvrpcpb_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1588,7 +1643,7 @@ func (x *Deadlock) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Deadlock.ProtoReflect.Descriptor instead.
 func (*Deadlock) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{21}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Deadlock) GetLockTs() uint64 {
@@ -1633,7 +1688,7 @@ type KeyError struct {
 
 func (x *KeyError) Reset() {
 	*x = KeyError{}
-	mi := &file_kvrpcpb_proto_msgTypes[22]
+	mi := &file_kvrpcpb_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1645,7 +1700,7 @@ func (x *KeyError) String() string {
 func (*KeyError) ProtoMessage() {}
 
 func (x *KeyError) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[22]
+	mi := &file_kvrpcpb_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1658,7 +1713,7 @@ func (x *KeyError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyError.ProtoReflect.Descriptor instead.
 func (*KeyError) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{22}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *KeyError) GetLocked() *LockInfo {
@@ -1759,7 +1814,7 @@ type Context struct {
 
 func (x *Context) Reset() {
 	*x = Context{}
-	mi := &file_kvrpcpb_proto_msgTypes[23]
+	mi := &file_kvrpcpb_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1771,7 +1826,7 @@ func (x *Context) String() string {
 func (*Context) ProtoMessage() {}
 
 func (x *Context) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[23]
+	mi := &file_kvrpcpb_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1784,7 +1839,7 @@ func (x *Context) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Context.ProtoReflect.Descriptor instead.
 func (*Context) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{23}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Context) GetRegionId() uint64 {
@@ -1854,7 +1909,7 @@ type GetRequest struct {
 
 func (x *GetRequest) Reset() {
 	*x = GetRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[24]
+	mi := &file_kvrpcpb_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1866,7 +1921,7 @@ func (x *GetRequest) String() string {
 func (*GetRequest) ProtoMessage() {}
 
 func (x *GetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[24]
+	mi := &file_kvrpcpb_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1879,7 +1934,7 @@ func (x *GetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRequest.ProtoReflect.Descriptor instead.
 func (*GetRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{24}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetRequest) GetContext() *Context {
@@ -1915,7 +1970,7 @@ type GetResponse struct {
 
 func (x *GetResponse) Reset() {
 	*x = GetResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[25]
+	mi := &file_kvrpcpb_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1927,7 +1982,7 @@ func (x *GetResponse) String() string {
 func (*GetResponse) ProtoMessage() {}
 
 func (x *GetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[25]
+	mi := &file_kvrpcpb_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1940,7 +1995,7 @@ func (x *GetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetResponse.ProtoReflect.Descriptor instead.
 func (*GetResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{25}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetResponse) GetRegionError() *RegionError {
@@ -1982,7 +2037,7 @@ type BatchGetRequest struct {
 
 func (x *BatchGetRequest) Reset() {
 	*x = BatchGetRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[26]
+	mi := &file_kvrpcpb_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1994,7 +2049,7 @@ func (x *BatchGetRequest) String() string {
 func (*BatchGetRequest) ProtoMessage() {}
 
 func (x *BatchGetRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[26]
+	mi := &file_kvrpcpb_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2007,7 +2062,7 @@ func (x *BatchGetRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchGetRequest.ProtoReflect.Descriptor instead.
 func (*BatchGetRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{26}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *BatchGetRequest) GetContext() *Context {
@@ -2042,7 +2097,7 @@ type KvPair struct {
 
 func (x *KvPair) Reset() {
 	*x = KvPair{}
-	mi := &file_kvrpcpb_proto_msgTypes[27]
+	mi := &file_kvrpcpb_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2054,7 +2109,7 @@ func (x *KvPair) String() string {
 func (*KvPair) ProtoMessage() {}
 
 func (x *KvPair) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[27]
+	mi := &file_kvrpcpb_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2067,7 +2122,7 @@ func (x *KvPair) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KvPair.ProtoReflect.Descriptor instead.
 func (*KvPair) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{27}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *KvPair) GetError() *KeyError {
@@ -2102,7 +2157,7 @@ type BatchGetResponse struct {
 
 func (x *BatchGetResponse) Reset() {
 	*x = BatchGetResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[28]
+	mi := &file_kvrpcpb_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2114,7 +2169,7 @@ func (x *BatchGetResponse) String() string {
 func (*BatchGetResponse) ProtoMessage() {}
 
 func (x *BatchGetResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[28]
+	mi := &file_kvrpcpb_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2127,7 +2182,7 @@ func (x *BatchGetResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchGetResponse.ProtoReflect.Descriptor instead.
 func (*BatchGetResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{28}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *BatchGetResponse) GetRegionError() *RegionError {
@@ -2166,7 +2221,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[29]
+	mi := &file_kvrpcpb_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2178,7 +2233,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[29]
+	mi := &file_kvrpcpb_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2191,7 +2246,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{29}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ScanRequest) GetContext() *Context {
@@ -2254,7 +2309,7 @@ type ScanResponse struct {
 
 func (x *ScanResponse) Reset() {
 	*x = ScanResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[30]
+	mi := &file_kvrpcpb_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2266,7 +2321,7 @@ func (x *ScanResponse) String() string {
 func (*ScanResponse) ProtoMessage() {}
 
 func (x *ScanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[30]
+	mi := &file_kvrpcpb_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2279,7 +2334,7 @@ func (x *ScanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanResponse.ProtoReflect.Descriptor instead.
 func (*ScanResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{30}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ScanResponse) GetRegionError() *RegionError {
@@ -2314,7 +2369,7 @@ type Mutation struct {
 
 func (x *Mutation) Reset() {
 	*x = Mutation{}
-	mi := &file_kvrpcpb_proto_msgTypes[31]
+	mi := &file_kvrpcpb_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2326,7 +2381,7 @@ func (x *Mutation) String() string {
 func (*Mutation) ProtoMessage() {}
 
 func (x *Mutation) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[31]
+	mi := &file_kvrpcpb_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2339,7 +2394,7 @@ func (x *Mutation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Mutation.ProtoReflect.Descriptor instead.
 func (*Mutation) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{31}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Mutation) GetOp() Op {
@@ -2387,7 +2442,7 @@ type PrewriteRequest struct {
 
 func (x *PrewriteRequest) Reset() {
 	*x = PrewriteRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[32]
+	mi := &file_kvrpcpb_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2399,7 +2454,7 @@ func (x *PrewriteRequest) String() string {
 func (*PrewriteRequest) ProtoMessage() {}
 
 func (x *PrewriteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[32]
+	mi := &file_kvrpcpb_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2412,7 +2467,7 @@ func (x *PrewriteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrewriteRequest.ProtoReflect.Descriptor instead.
 func (*PrewriteRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{32}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *PrewriteRequest) GetContext() *Context {
@@ -2525,7 +2580,7 @@ type PrewriteResponse struct {
 
 func (x *PrewriteResponse) Reset() {
 	*x = PrewriteResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[33]
+	mi := &file_kvrpcpb_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2537,7 +2592,7 @@ func (x *PrewriteResponse) String() string {
 func (*PrewriteResponse) ProtoMessage() {}
 
 func (x *PrewriteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[33]
+	mi := &file_kvrpcpb_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2550,7 +2605,7 @@ func (x *PrewriteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrewriteResponse.ProtoReflect.Descriptor instead.
 func (*PrewriteResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{33}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *PrewriteResponse) GetRegionError() *RegionError {
@@ -2593,7 +2648,7 @@ type CommitRequest struct {
 
 func (x *CommitRequest) Reset() {
 	*x = CommitRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[34]
+	mi := &file_kvrpcpb_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2605,7 +2660,7 @@ func (x *CommitRequest) String() string {
 func (*CommitRequest) ProtoMessage() {}
 
 func (x *CommitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[34]
+	mi := &file_kvrpcpb_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2618,7 +2673,7 @@ func (x *CommitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitRequest.ProtoReflect.Descriptor instead.
 func (*CommitRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{34}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CommitRequest) GetContext() *Context {
@@ -2660,7 +2715,7 @@ type CommitResponse struct {
 
 func (x *CommitResponse) Reset() {
 	*x = CommitResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[35]
+	mi := &file_kvrpcpb_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2672,7 +2727,7 @@ func (x *CommitResponse) String() string {
 func (*CommitResponse) ProtoMessage() {}
 
 func (x *CommitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[35]
+	mi := &file_kvrpcpb_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2685,7 +2740,7 @@ func (x *CommitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitResponse.ProtoReflect.Descriptor instead.
 func (*CommitResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{35}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CommitResponse) GetRegionError() *RegionError {
@@ -2720,7 +2775,7 @@ type BatchRollbackRequest struct {
 
 func (x *BatchRollbackRequest) Reset() {
 	*x = BatchRollbackRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[36]
+	mi := &file_kvrpcpb_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2732,7 +2787,7 @@ func (x *BatchRollbackRequest) String() string {
 func (*BatchRollbackRequest) ProtoMessage() {}
 
 func (x *BatchRollbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[36]
+	mi := &file_kvrpcpb_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2745,7 +2800,7 @@ func (x *BatchRollbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchRollbackRequest.ProtoReflect.Descriptor instead.
 func (*BatchRollbackRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{36}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *BatchRollbackRequest) GetContext() *Context {
@@ -2779,7 +2834,7 @@ type BatchRollbackResponse struct {
 
 func (x *BatchRollbackResponse) Reset() {
 	*x = BatchRollbackResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[37]
+	mi := &file_kvrpcpb_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2791,7 +2846,7 @@ func (x *BatchRollbackResponse) String() string {
 func (*BatchRollbackResponse) ProtoMessage() {}
 
 func (x *BatchRollbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[37]
+	mi := &file_kvrpcpb_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2804,7 +2859,7 @@ func (x *BatchRollbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchRollbackResponse.ProtoReflect.Descriptor instead.
 func (*BatchRollbackResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{37}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *BatchRollbackResponse) GetRegionError() *RegionError {
@@ -2833,7 +2888,7 @@ type CleanupRequest struct {
 
 func (x *CleanupRequest) Reset() {
 	*x = CleanupRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[38]
+	mi := &file_kvrpcpb_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2845,7 +2900,7 @@ func (x *CleanupRequest) String() string {
 func (*CleanupRequest) ProtoMessage() {}
 
 func (x *CleanupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[38]
+	mi := &file_kvrpcpb_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2858,7 +2913,7 @@ func (x *CleanupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CleanupRequest.ProtoReflect.Descriptor instead.
 func (*CleanupRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{38}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CleanupRequest) GetContext() *Context {
@@ -2900,7 +2955,7 @@ type CleanupResponse struct {
 
 func (x *CleanupResponse) Reset() {
 	*x = CleanupResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[39]
+	mi := &file_kvrpcpb_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2912,7 +2967,7 @@ func (x *CleanupResponse) String() string {
 func (*CleanupResponse) ProtoMessage() {}
 
 func (x *CleanupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[39]
+	mi := &file_kvrpcpb_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2925,7 +2980,7 @@ func (x *CleanupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CleanupResponse.ProtoReflect.Descriptor instead.
 func (*CleanupResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{39}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *CleanupResponse) GetRegionError() *RegionError {
@@ -2965,7 +3020,7 @@ type CheckTxnStatusRequest struct {
 
 func (x *CheckTxnStatusRequest) Reset() {
 	*x = CheckTxnStatusRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[40]
+	mi := &file_kvrpcpb_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2977,7 +3032,7 @@ func (x *CheckTxnStatusRequest) String() string {
 func (*CheckTxnStatusRequest) ProtoMessage() {}
 
 func (x *CheckTxnStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[40]
+	mi := &file_kvrpcpb_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2990,7 +3045,7 @@ func (x *CheckTxnStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckTxnStatusRequest.ProtoReflect.Descriptor instead.
 func (*CheckTxnStatusRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{40}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CheckTxnStatusRequest) GetContext() *Context {
@@ -3065,7 +3120,7 @@ type CheckTxnStatusResponse struct {
 
 func (x *CheckTxnStatusResponse) Reset() {
 	*x = CheckTxnStatusResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[41]
+	mi := &file_kvrpcpb_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3077,7 +3132,7 @@ func (x *CheckTxnStatusResponse) String() string {
 func (*CheckTxnStatusResponse) ProtoMessage() {}
 
 func (x *CheckTxnStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[41]
+	mi := &file_kvrpcpb_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3090,7 +3145,7 @@ func (x *CheckTxnStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckTxnStatusResponse.ProtoReflect.Descriptor instead.
 func (*CheckTxnStatusResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{41}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *CheckTxnStatusResponse) GetRegionError() *RegionError {
@@ -3146,7 +3201,7 @@ type CheckSecondaryLocksRequest struct {
 
 func (x *CheckSecondaryLocksRequest) Reset() {
 	*x = CheckSecondaryLocksRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[42]
+	mi := &file_kvrpcpb_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3158,7 +3213,7 @@ func (x *CheckSecondaryLocksRequest) String() string {
 func (*CheckSecondaryLocksRequest) ProtoMessage() {}
 
 func (x *CheckSecondaryLocksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[42]
+	mi := &file_kvrpcpb_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3171,7 +3226,7 @@ func (x *CheckSecondaryLocksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckSecondaryLocksRequest.ProtoReflect.Descriptor instead.
 func (*CheckSecondaryLocksRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{42}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *CheckSecondaryLocksRequest) GetContext() *Context {
@@ -3207,7 +3262,7 @@ type CheckSecondaryLocksResponse struct {
 
 func (x *CheckSecondaryLocksResponse) Reset() {
 	*x = CheckSecondaryLocksResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[43]
+	mi := &file_kvrpcpb_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3219,7 +3274,7 @@ func (x *CheckSecondaryLocksResponse) String() string {
 func (*CheckSecondaryLocksResponse) ProtoMessage() {}
 
 func (x *CheckSecondaryLocksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[43]
+	mi := &file_kvrpcpb_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3232,7 +3287,7 @@ func (x *CheckSecondaryLocksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckSecondaryLocksResponse.ProtoReflect.Descriptor instead.
 func (*CheckSecondaryLocksResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{43}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *CheckSecondaryLocksResponse) GetRegionError() *RegionError {
@@ -3275,7 +3330,7 @@ type ResolveLockRequest struct {
 
 func (x *ResolveLockRequest) Reset() {
 	*x = ResolveLockRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[44]
+	mi := &file_kvrpcpb_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3287,7 +3342,7 @@ func (x *ResolveLockRequest) String() string {
 func (*ResolveLockRequest) ProtoMessage() {}
 
 func (x *ResolveLockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[44]
+	mi := &file_kvrpcpb_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3300,7 +3355,7 @@ func (x *ResolveLockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveLockRequest.ProtoReflect.Descriptor instead.
 func (*ResolveLockRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{44}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ResolveLockRequest) GetContext() *Context {
@@ -3341,7 +3396,7 @@ type ResolveLockResponse struct {
 
 func (x *ResolveLockResponse) Reset() {
 	*x = ResolveLockResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[45]
+	mi := &file_kvrpcpb_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3353,7 +3408,7 @@ func (x *ResolveLockResponse) String() string {
 func (*ResolveLockResponse) ProtoMessage() {}
 
 func (x *ResolveLockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[45]
+	mi := &file_kvrpcpb_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3366,7 +3421,7 @@ func (x *ResolveLockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveLockResponse.ProtoReflect.Descriptor instead.
 func (*ResolveLockResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{45}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *ResolveLockResponse) GetRegionError() *RegionError {
@@ -3395,7 +3450,7 @@ type TxnHeartBeatRequest struct {
 
 func (x *TxnHeartBeatRequest) Reset() {
 	*x = TxnHeartBeatRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[46]
+	mi := &file_kvrpcpb_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3407,7 +3462,7 @@ func (x *TxnHeartBeatRequest) String() string {
 func (*TxnHeartBeatRequest) ProtoMessage() {}
 
 func (x *TxnHeartBeatRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[46]
+	mi := &file_kvrpcpb_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3420,7 +3475,7 @@ func (x *TxnHeartBeatRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TxnHeartBeatRequest.ProtoReflect.Descriptor instead.
 func (*TxnHeartBeatRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{46}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *TxnHeartBeatRequest) GetContext() *Context {
@@ -3462,7 +3517,7 @@ type TxnHeartBeatResponse struct {
 
 func (x *TxnHeartBeatResponse) Reset() {
 	*x = TxnHeartBeatResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[47]
+	mi := &file_kvrpcpb_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3474,7 +3529,7 @@ func (x *TxnHeartBeatResponse) String() string {
 func (*TxnHeartBeatResponse) ProtoMessage() {}
 
 func (x *TxnHeartBeatResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[47]
+	mi := &file_kvrpcpb_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3487,7 +3542,7 @@ func (x *TxnHeartBeatResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TxnHeartBeatResponse.ProtoReflect.Descriptor instead.
 func (*TxnHeartBeatResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{47}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *TxnHeartBeatResponse) GetRegionError() *RegionError {
@@ -3524,7 +3579,7 @@ type ScanLockRequest struct {
 
 func (x *ScanLockRequest) Reset() {
 	*x = ScanLockRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[48]
+	mi := &file_kvrpcpb_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3536,7 +3591,7 @@ func (x *ScanLockRequest) String() string {
 func (*ScanLockRequest) ProtoMessage() {}
 
 func (x *ScanLockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[48]
+	mi := &file_kvrpcpb_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3549,7 +3604,7 @@ func (x *ScanLockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanLockRequest.ProtoReflect.Descriptor instead.
 func (*ScanLockRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{48}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ScanLockRequest) GetContext() *Context {
@@ -3598,7 +3653,7 @@ type ScanLockResponse struct {
 
 func (x *ScanLockResponse) Reset() {
 	*x = ScanLockResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[49]
+	mi := &file_kvrpcpb_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3610,7 +3665,7 @@ func (x *ScanLockResponse) String() string {
 func (*ScanLockResponse) ProtoMessage() {}
 
 func (x *ScanLockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[49]
+	mi := &file_kvrpcpb_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3623,7 +3678,7 @@ func (x *ScanLockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanLockResponse.ProtoReflect.Descriptor instead.
 func (*ScanLockResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{49}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ScanLockResponse) GetRegionError() *RegionError {
@@ -3665,7 +3720,7 @@ type PessimisticLockRequest struct {
 
 func (x *PessimisticLockRequest) Reset() {
 	*x = PessimisticLockRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[50]
+	mi := &file_kvrpcpb_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3677,7 +3732,7 @@ func (x *PessimisticLockRequest) String() string {
 func (*PessimisticLockRequest) ProtoMessage() {}
 
 func (x *PessimisticLockRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[50]
+	mi := &file_kvrpcpb_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3690,7 +3745,7 @@ func (x *PessimisticLockRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PessimisticLockRequest.ProtoReflect.Descriptor instead.
 func (*PessimisticLockRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{50}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *PessimisticLockRequest) GetContext() *Context {
@@ -3775,7 +3830,7 @@ type PessimisticLockResponse struct {
 
 func (x *PessimisticLockResponse) Reset() {
 	*x = PessimisticLockResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[51]
+	mi := &file_kvrpcpb_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3787,7 +3842,7 @@ func (x *PessimisticLockResponse) String() string {
 func (*PessimisticLockResponse) ProtoMessage() {}
 
 func (x *PessimisticLockResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[51]
+	mi := &file_kvrpcpb_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3800,7 +3855,7 @@ func (x *PessimisticLockResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PessimisticLockResponse.ProtoReflect.Descriptor instead.
 func (*PessimisticLockResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{51}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *PessimisticLockResponse) GetRegionError() *RegionError {
@@ -3843,7 +3898,7 @@ type PessimisticRollbackRequest struct {
 
 func (x *PessimisticRollbackRequest) Reset() {
 	*x = PessimisticRollbackRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[52]
+	mi := &file_kvrpcpb_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3855,7 +3910,7 @@ func (x *PessimisticRollbackRequest) String() string {
 func (*PessimisticRollbackRequest) ProtoMessage() {}
 
 func (x *PessimisticRollbackRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[52]
+	mi := &file_kvrpcpb_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3868,7 +3923,7 @@ func (x *PessimisticRollbackRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PessimisticRollbackRequest.ProtoReflect.Descriptor instead.
 func (*PessimisticRollbackRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{52}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *PessimisticRollbackRequest) GetContext() *Context {
@@ -3909,7 +3964,7 @@ type PessimisticRollbackResponse struct {
 
 func (x *PessimisticRollbackResponse) Reset() {
 	*x = PessimisticRollbackResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[53]
+	mi := &file_kvrpcpb_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3921,7 +3976,7 @@ func (x *PessimisticRollbackResponse) String() string {
 func (*PessimisticRollbackResponse) ProtoMessage() {}
 
 func (x *PessimisticRollbackResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[53]
+	mi := &file_kvrpcpb_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3934,7 +3989,7 @@ func (x *PessimisticRollbackResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PessimisticRollbackResponse.ProtoReflect.Descriptor instead.
 func (*PessimisticRollbackResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{53}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *PessimisticRollbackResponse) GetRegionError() *RegionError {
@@ -3963,7 +4018,7 @@ type KeyRange struct {
 
 func (x *KeyRange) Reset() {
 	*x = KeyRange{}
-	mi := &file_kvrpcpb_proto_msgTypes[54]
+	mi := &file_kvrpcpb_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3975,7 +4030,7 @@ func (x *KeyRange) String() string {
 func (*KeyRange) ProtoMessage() {}
 
 func (x *KeyRange) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[54]
+	mi := &file_kvrpcpb_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3988,7 +4043,7 @@ func (x *KeyRange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use KeyRange.ProtoReflect.Descriptor instead.
 func (*KeyRange) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{54}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *KeyRange) GetStart() []byte {
@@ -4018,7 +4073,7 @@ type CoprocessorRequest struct {
 
 func (x *CoprocessorRequest) Reset() {
 	*x = CoprocessorRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[55]
+	mi := &file_kvrpcpb_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4030,7 +4085,7 @@ func (x *CoprocessorRequest) String() string {
 func (*CoprocessorRequest) ProtoMessage() {}
 
 func (x *CoprocessorRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[55]
+	mi := &file_kvrpcpb_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4043,7 +4098,7 @@ func (x *CoprocessorRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CoprocessorRequest.ProtoReflect.Descriptor instead.
 func (*CoprocessorRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{55}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *CoprocessorRequest) GetContext() *Context {
@@ -4093,7 +4148,7 @@ type CoprocessorResponse struct {
 
 func (x *CoprocessorResponse) Reset() {
 	*x = CoprocessorResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[56]
+	mi := &file_kvrpcpb_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4105,7 +4160,7 @@ func (x *CoprocessorResponse) String() string {
 func (*CoprocessorResponse) ProtoMessage() {}
 
 func (x *CoprocessorResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[56]
+	mi := &file_kvrpcpb_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4118,7 +4173,7 @@ func (x *CoprocessorResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CoprocessorResponse.ProtoReflect.Descriptor instead.
 func (*CoprocessorResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{56}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *CoprocessorResponse) GetRegionError() *RegionError {
@@ -4161,7 +4216,7 @@ type BatchCommandsRequest struct {
 
 func (x *BatchCommandsRequest) Reset() {
 	*x = BatchCommandsRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[57]
+	mi := &file_kvrpcpb_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4173,7 +4228,7 @@ func (x *BatchCommandsRequest) String() string {
 func (*BatchCommandsRequest) ProtoMessage() {}
 
 func (x *BatchCommandsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[57]
+	mi := &file_kvrpcpb_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4186,7 +4241,7 @@ func (x *BatchCommandsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsRequest.ProtoReflect.Descriptor instead.
 func (*BatchCommandsRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{57}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *BatchCommandsRequest) GetRequests() []*BatchCommandsRequest_Request {
@@ -4213,7 +4268,7 @@ type BatchCommandsResponse struct {
 
 func (x *BatchCommandsResponse) Reset() {
 	*x = BatchCommandsResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[58]
+	mi := &file_kvrpcpb_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4225,7 +4280,7 @@ func (x *BatchCommandsResponse) String() string {
 func (*BatchCommandsResponse) ProtoMessage() {}
 
 func (x *BatchCommandsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[58]
+	mi := &file_kvrpcpb_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4238,7 +4293,7 @@ func (x *BatchCommandsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsResponse.ProtoReflect.Descriptor instead.
 func (*BatchCommandsResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{58}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *BatchCommandsResponse) GetResponses() []*BatchCommandsResponse_Response {
@@ -4281,7 +4336,7 @@ type BatchCommandsRequest_Request struct {
 
 func (x *BatchCommandsRequest_Request) Reset() {
 	*x = BatchCommandsRequest_Request{}
-	mi := &file_kvrpcpb_proto_msgTypes[59]
+	mi := &file_kvrpcpb_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4293,7 +4348,7 @@ func (x *BatchCommandsRequest_Request) String() string {
 func (*BatchCommandsRequest_Request) ProtoMessage() {}
 
 func (x *BatchCommandsRequest_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[59]
+	mi := &file_kvrpcpb_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4306,7 +4361,7 @@ func (x *BatchCommandsRequest_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsRequest_Request.ProtoReflect.Descriptor instead.
 func (*BatchCommandsRequest_Request) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{57, 0}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{58, 0}
 }
 
 func (x *BatchCommandsRequest_Request) GetCmd() isBatchCommandsRequest_Request_Cmd {
@@ -4571,7 +4626,7 @@ type BatchCommandsResponse_Response struct {
 
 func (x *BatchCommandsResponse_Response) Reset() {
 	*x = BatchCommandsResponse_Response{}
-	mi := &file_kvrpcpb_proto_msgTypes[60]
+	mi := &file_kvrpcpb_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4583,7 +4638,7 @@ func (x *BatchCommandsResponse_Response) String() string {
 func (*BatchCommandsResponse_Response) ProtoMessage() {}
 
 func (x *BatchCommandsResponse_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[60]
+	mi := &file_kvrpcpb_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4596,7 +4651,7 @@ func (x *BatchCommandsResponse_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsResponse_Response.ProtoReflect.Descriptor instead.
 func (*BatchCommandsResponse_Response) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{58, 0}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{59, 0}
 }
 
 func (x *BatchCommandsResponse_Response) GetCmd() isBatchCommandsResponse_Response_Cmd {
@@ -4873,11 +4928,13 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\fStaleCommand\"a\n" +
 	"\rStoreNotMatch\x12(\n" +
 	"\x10request_store_id\x18\x01 \x01(\x04R\x0erequestStoreId\x12&\n" +
-	"\x0factual_store_id\x18\x02 \x01(\x04R\ractualStoreId\"O\n" +
+	"\x0factual_store_id\x18\x02 \x01(\x04R\ractualStoreId\",\n" +
+	"\x12UndeterminedResult\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"O\n" +
 	"\x11RaftEntryTooLarge\x12\x1b\n" +
 	"\tregion_id\x18\x01 \x01(\x04R\bregionId\x12\x1d\n" +
 	"\n" +
-	"entry_size\x18\x02 \x01(\x04R\tentrySize\"\x80\x05\n" +
+	"entry_size\x18\x02 \x01(\x04R\tentrySize\"\xce\x05\n" +
 	"\vRegionError\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x121\n" +
 	"\n" +
@@ -4890,7 +4947,8 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\rstale_command\x18\b \x01(\v2\x15.kvrpcpb.StaleCommandR\fstaleCommand\x12>\n" +
 	"\x0fstore_not_match\x18\t \x01(\v2\x16.kvrpcpb.StoreNotMatchR\rstoreNotMatch\x12K\n" +
 	"\x14raft_entry_too_large\x18\n" +
-	" \x01(\v2\x1a.kvrpcpb.RaftEntryTooLargeR\x11raftEntryTooLarge\"\xdf\x02\n" +
+	" \x01(\v2\x1a.kvrpcpb.RaftEntryTooLargeR\x11raftEntryTooLarge\x12L\n" +
+	"\x13undetermined_result\x18\v \x01(\v2\x1b.kvrpcpb.UndeterminedResultR\x12undeterminedResult\"\xdf\x02\n" +
 	"\bLockInfo\x12!\n" +
 	"\fprimary_lock\x18\x01 \x01(\fR\vprimaryLock\x12!\n" +
 	"\flock_version\x18\x02 \x01(\x04R\vlockVersion\x12\x10\n" +
@@ -5247,7 +5305,7 @@ func file_kvrpcpb_proto_rawDescGZIP() []byte {
 }
 
 var file_kvrpcpb_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_kvrpcpb_proto_msgTypes = make([]protoimpl.MessageInfo, 61)
+var file_kvrpcpb_proto_msgTypes = make([]protoimpl.MessageInfo, 62)
 var file_kvrpcpb_proto_goTypes = []any{
 	(PeerRole)(0),                          // 0: kvrpcpb.PeerRole
 	(Op)(0),                                // 1: kvrpcpb.Op
@@ -5265,56 +5323,57 @@ var file_kvrpcpb_proto_goTypes = []any{
 	(*MaxTimestampNotSynced)(nil),          // 13: kvrpcpb.MaxTimestampNotSynced
 	(*StaleCommand)(nil),                   // 14: kvrpcpb.StaleCommand
 	(*StoreNotMatch)(nil),                  // 15: kvrpcpb.StoreNotMatch
-	(*RaftEntryTooLarge)(nil),              // 16: kvrpcpb.RaftEntryTooLarge
-	(*RegionError)(nil),                    // 17: kvrpcpb.RegionError
-	(*LockInfo)(nil),                       // 18: kvrpcpb.LockInfo
-	(*WriteConflict)(nil),                  // 19: kvrpcpb.WriteConflict
-	(*AlreadyExist)(nil),                   // 20: kvrpcpb.AlreadyExist
-	(*TxnNotFound)(nil),                    // 21: kvrpcpb.TxnNotFound
-	(*CommitTsExpired)(nil),                // 22: kvrpcpb.CommitTsExpired
-	(*TxnLockNotFound)(nil),                // 23: kvrpcpb.TxnLockNotFound
-	(*CommitTsTooLarge)(nil),               // 24: kvrpcpb.CommitTsTooLarge
-	(*InvalidTxnTso)(nil),                  // 25: kvrpcpb.InvalidTxnTso
-	(*Deadlock)(nil),                       // 26: kvrpcpb.Deadlock
-	(*KeyError)(nil),                       // 27: kvrpcpb.KeyError
-	(*Context)(nil),                        // 28: kvrpcpb.Context
-	(*GetRequest)(nil),                     // 29: kvrpcpb.GetRequest
-	(*GetResponse)(nil),                    // 30: kvrpcpb.GetResponse
-	(*BatchGetRequest)(nil),                // 31: kvrpcpb.BatchGetRequest
-	(*KvPair)(nil),                         // 32: kvrpcpb.KvPair
-	(*BatchGetResponse)(nil),               // 33: kvrpcpb.BatchGetResponse
-	(*ScanRequest)(nil),                    // 34: kvrpcpb.ScanRequest
-	(*ScanResponse)(nil),                   // 35: kvrpcpb.ScanResponse
-	(*Mutation)(nil),                       // 36: kvrpcpb.Mutation
-	(*PrewriteRequest)(nil),                // 37: kvrpcpb.PrewriteRequest
-	(*PrewriteResponse)(nil),               // 38: kvrpcpb.PrewriteResponse
-	(*CommitRequest)(nil),                  // 39: kvrpcpb.CommitRequest
-	(*CommitResponse)(nil),                 // 40: kvrpcpb.CommitResponse
-	(*BatchRollbackRequest)(nil),           // 41: kvrpcpb.BatchRollbackRequest
-	(*BatchRollbackResponse)(nil),          // 42: kvrpcpb.BatchRollbackResponse
-	(*CleanupRequest)(nil),                 // 43: kvrpcpb.CleanupRequest
-	(*CleanupResponse)(nil),                // 44: kvrpcpb.CleanupResponse
-	(*CheckTxnStatusRequest)(nil),          // 45: kvrpcpb.CheckTxnStatusRequest
-	(*CheckTxnStatusResponse)(nil),         // 46: kvrpcpb.CheckTxnStatusResponse
-	(*CheckSecondaryLocksRequest)(nil),     // 47: kvrpcpb.CheckSecondaryLocksRequest
-	(*CheckSecondaryLocksResponse)(nil),    // 48: kvrpcpb.CheckSecondaryLocksResponse
-	(*ResolveLockRequest)(nil),             // 49: kvrpcpb.ResolveLockRequest
-	(*ResolveLockResponse)(nil),            // 50: kvrpcpb.ResolveLockResponse
-	(*TxnHeartBeatRequest)(nil),            // 51: kvrpcpb.TxnHeartBeatRequest
-	(*TxnHeartBeatResponse)(nil),           // 52: kvrpcpb.TxnHeartBeatResponse
-	(*ScanLockRequest)(nil),                // 53: kvrpcpb.ScanLockRequest
-	(*ScanLockResponse)(nil),               // 54: kvrpcpb.ScanLockResponse
-	(*PessimisticLockRequest)(nil),         // 55: kvrpcpb.PessimisticLockRequest
-	(*PessimisticLockResponse)(nil),        // 56: kvrpcpb.PessimisticLockResponse
-	(*PessimisticRollbackRequest)(nil),     // 57: kvrpcpb.PessimisticRollbackRequest
-	(*PessimisticRollbackResponse)(nil),    // 58: kvrpcpb.PessimisticRollbackResponse
-	(*KeyRange)(nil),                       // 59: kvrpcpb.KeyRange
-	(*CoprocessorRequest)(nil),             // 60: kvrpcpb.CoprocessorRequest
-	(*CoprocessorResponse)(nil),            // 61: kvrpcpb.CoprocessorResponse
-	(*BatchCommandsRequest)(nil),           // 62: kvrpcpb.BatchCommandsRequest
-	(*BatchCommandsResponse)(nil),          // 63: kvrpcpb.BatchCommandsResponse
-	(*BatchCommandsRequest_Request)(nil),   // 64: kvrpcpb.BatchCommandsRequest.Request
-	(*BatchCommandsResponse_Response)(nil), // 65: kvrpcpb.BatchCommandsResponse.Response
+	(*UndeterminedResult)(nil),             // 16: kvrpcpb.UndeterminedResult
+	(*RaftEntryTooLarge)(nil),              // 17: kvrpcpb.RaftEntryTooLarge
+	(*RegionError)(nil),                    // 18: kvrpcpb.RegionError
+	(*LockInfo)(nil),                       // 19: kvrpcpb.LockInfo
+	(*WriteConflict)(nil),                  // 20: kvrpcpb.WriteConflict
+	(*AlreadyExist)(nil),                   // 21: kvrpcpb.AlreadyExist
+	(*TxnNotFound)(nil),                    // 22: kvrpcpb.TxnNotFound
+	(*CommitTsExpired)(nil),                // 23: kvrpcpb.CommitTsExpired
+	(*TxnLockNotFound)(nil),                // 24: kvrpcpb.TxnLockNotFound
+	(*CommitTsTooLarge)(nil),               // 25: kvrpcpb.CommitTsTooLarge
+	(*InvalidTxnTso)(nil),                  // 26: kvrpcpb.InvalidTxnTso
+	(*Deadlock)(nil),                       // 27: kvrpcpb.Deadlock
+	(*KeyError)(nil),                       // 28: kvrpcpb.KeyError
+	(*Context)(nil),                        // 29: kvrpcpb.Context
+	(*GetRequest)(nil),                     // 30: kvrpcpb.GetRequest
+	(*GetResponse)(nil),                    // 31: kvrpcpb.GetResponse
+	(*BatchGetRequest)(nil),                // 32: kvrpcpb.BatchGetRequest
+	(*KvPair)(nil),                         // 33: kvrpcpb.KvPair
+	(*BatchGetResponse)(nil),               // 34: kvrpcpb.BatchGetResponse
+	(*ScanRequest)(nil),                    // 35: kvrpcpb.ScanRequest
+	(*ScanResponse)(nil),                   // 36: kvrpcpb.ScanResponse
+	(*Mutation)(nil),                       // 37: kvrpcpb.Mutation
+	(*PrewriteRequest)(nil),                // 38: kvrpcpb.PrewriteRequest
+	(*PrewriteResponse)(nil),               // 39: kvrpcpb.PrewriteResponse
+	(*CommitRequest)(nil),                  // 40: kvrpcpb.CommitRequest
+	(*CommitResponse)(nil),                 // 41: kvrpcpb.CommitResponse
+	(*BatchRollbackRequest)(nil),           // 42: kvrpcpb.BatchRollbackRequest
+	(*BatchRollbackResponse)(nil),          // 43: kvrpcpb.BatchRollbackResponse
+	(*CleanupRequest)(nil),                 // 44: kvrpcpb.CleanupRequest
+	(*CleanupResponse)(nil),                // 45: kvrpcpb.CleanupResponse
+	(*CheckTxnStatusRequest)(nil),          // 46: kvrpcpb.CheckTxnStatusRequest
+	(*CheckTxnStatusResponse)(nil),         // 47: kvrpcpb.CheckTxnStatusResponse
+	(*CheckSecondaryLocksRequest)(nil),     // 48: kvrpcpb.CheckSecondaryLocksRequest
+	(*CheckSecondaryLocksResponse)(nil),    // 49: kvrpcpb.CheckSecondaryLocksResponse
+	(*ResolveLockRequest)(nil),             // 50: kvrpcpb.ResolveLockRequest
+	(*ResolveLockResponse)(nil),            // 51: kvrpcpb.ResolveLockResponse
+	(*TxnHeartBeatRequest)(nil),            // 52: kvrpcpb.TxnHeartBeatRequest
+	(*TxnHeartBeatResponse)(nil),           // 53: kvrpcpb.TxnHeartBeatResponse
+	(*ScanLockRequest)(nil),                // 54: kvrpcpb.ScanLockRequest
+	(*ScanLockResponse)(nil),               // 55: kvrpcpb.ScanLockResponse
+	(*PessimisticLockRequest)(nil),         // 56: kvrpcpb.PessimisticLockRequest
+	(*PessimisticLockResponse)(nil),        // 57: kvrpcpb.PessimisticLockResponse
+	(*PessimisticRollbackRequest)(nil),     // 58: kvrpcpb.PessimisticRollbackRequest
+	(*PessimisticRollbackResponse)(nil),    // 59: kvrpcpb.PessimisticRollbackResponse
+	(*KeyRange)(nil),                       // 60: kvrpcpb.KeyRange
+	(*CoprocessorRequest)(nil),             // 61: kvrpcpb.CoprocessorRequest
+	(*CoprocessorResponse)(nil),            // 62: kvrpcpb.CoprocessorResponse
+	(*BatchCommandsRequest)(nil),           // 63: kvrpcpb.BatchCommandsRequest
+	(*BatchCommandsResponse)(nil),          // 64: kvrpcpb.BatchCommandsResponse
+	(*BatchCommandsRequest_Request)(nil),   // 65: kvrpcpb.BatchCommandsRequest.Request
+	(*BatchCommandsResponse_Response)(nil), // 66: kvrpcpb.BatchCommandsResponse.Response
 }
 var file_kvrpcpb_proto_depIdxs = []int32{
 	0,   // 0: kvrpcpb.Peer.role:type_name -> kvrpcpb.PeerRole
@@ -5330,146 +5389,147 @@ var file_kvrpcpb_proto_depIdxs = []int32{
 	13,  // 10: kvrpcpb.RegionError.max_timestamp_not_synced:type_name -> kvrpcpb.MaxTimestampNotSynced
 	14,  // 11: kvrpcpb.RegionError.stale_command:type_name -> kvrpcpb.StaleCommand
 	15,  // 12: kvrpcpb.RegionError.store_not_match:type_name -> kvrpcpb.StoreNotMatch
-	16,  // 13: kvrpcpb.RegionError.raft_entry_too_large:type_name -> kvrpcpb.RaftEntryTooLarge
-	1,   // 14: kvrpcpb.LockInfo.lock_type:type_name -> kvrpcpb.Op
-	2,   // 15: kvrpcpb.WriteConflict.reason:type_name -> kvrpcpb.WriteConflictReason
-	18,  // 16: kvrpcpb.KeyError.locked:type_name -> kvrpcpb.LockInfo
-	19,  // 17: kvrpcpb.KeyError.conflict:type_name -> kvrpcpb.WriteConflict
-	20,  // 18: kvrpcpb.KeyError.already_exist:type_name -> kvrpcpb.AlreadyExist
-	26,  // 19: kvrpcpb.KeyError.deadlock:type_name -> kvrpcpb.Deadlock
-	22,  // 20: kvrpcpb.KeyError.commit_ts_expired:type_name -> kvrpcpb.CommitTsExpired
-	21,  // 21: kvrpcpb.KeyError.txn_not_found:type_name -> kvrpcpb.TxnNotFound
-	24,  // 22: kvrpcpb.KeyError.commit_ts_too_large:type_name -> kvrpcpb.CommitTsTooLarge
-	23,  // 23: kvrpcpb.KeyError.txn_lock_not_found:type_name -> kvrpcpb.TxnLockNotFound
-	25,  // 24: kvrpcpb.KeyError.invalid_txn_tso:type_name -> kvrpcpb.InvalidTxnTso
-	5,   // 25: kvrpcpb.Context.region_epoch:type_name -> kvrpcpb.RegionEpoch
-	6,   // 26: kvrpcpb.Context.peer:type_name -> kvrpcpb.Peer
-	3,   // 27: kvrpcpb.Context.isolation_level:type_name -> kvrpcpb.IsolationLevel
-	28,  // 28: kvrpcpb.GetRequest.context:type_name -> kvrpcpb.Context
-	17,  // 29: kvrpcpb.GetResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 30: kvrpcpb.GetResponse.error:type_name -> kvrpcpb.KeyError
-	28,  // 31: kvrpcpb.BatchGetRequest.context:type_name -> kvrpcpb.Context
-	27,  // 32: kvrpcpb.KvPair.error:type_name -> kvrpcpb.KeyError
-	17,  // 33: kvrpcpb.BatchGetResponse.region_error:type_name -> kvrpcpb.RegionError
-	32,  // 34: kvrpcpb.BatchGetResponse.pairs:type_name -> kvrpcpb.KvPair
-	27,  // 35: kvrpcpb.BatchGetResponse.error:type_name -> kvrpcpb.KeyError
-	28,  // 36: kvrpcpb.ScanRequest.context:type_name -> kvrpcpb.Context
-	17,  // 37: kvrpcpb.ScanResponse.region_error:type_name -> kvrpcpb.RegionError
-	32,  // 38: kvrpcpb.ScanResponse.pairs:type_name -> kvrpcpb.KvPair
-	27,  // 39: kvrpcpb.ScanResponse.error:type_name -> kvrpcpb.KeyError
-	1,   // 40: kvrpcpb.Mutation.op:type_name -> kvrpcpb.Op
-	28,  // 41: kvrpcpb.PrewriteRequest.context:type_name -> kvrpcpb.Context
-	36,  // 42: kvrpcpb.PrewriteRequest.mutations:type_name -> kvrpcpb.Mutation
-	17,  // 43: kvrpcpb.PrewriteResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 44: kvrpcpb.PrewriteResponse.errors:type_name -> kvrpcpb.KeyError
-	28,  // 45: kvrpcpb.CommitRequest.context:type_name -> kvrpcpb.Context
-	17,  // 46: kvrpcpb.CommitResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 47: kvrpcpb.CommitResponse.error:type_name -> kvrpcpb.KeyError
-	28,  // 48: kvrpcpb.BatchRollbackRequest.context:type_name -> kvrpcpb.Context
-	17,  // 49: kvrpcpb.BatchRollbackResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 50: kvrpcpb.BatchRollbackResponse.error:type_name -> kvrpcpb.KeyError
-	28,  // 51: kvrpcpb.CleanupRequest.context:type_name -> kvrpcpb.Context
-	17,  // 52: kvrpcpb.CleanupResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 53: kvrpcpb.CleanupResponse.error:type_name -> kvrpcpb.KeyError
-	28,  // 54: kvrpcpb.CheckTxnStatusRequest.context:type_name -> kvrpcpb.Context
-	17,  // 55: kvrpcpb.CheckTxnStatusResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 56: kvrpcpb.CheckTxnStatusResponse.error:type_name -> kvrpcpb.KeyError
-	4,   // 57: kvrpcpb.CheckTxnStatusResponse.action:type_name -> kvrpcpb.Action
-	18,  // 58: kvrpcpb.CheckTxnStatusResponse.lock_info:type_name -> kvrpcpb.LockInfo
-	28,  // 59: kvrpcpb.CheckSecondaryLocksRequest.context:type_name -> kvrpcpb.Context
-	17,  // 60: kvrpcpb.CheckSecondaryLocksResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 61: kvrpcpb.CheckSecondaryLocksResponse.error:type_name -> kvrpcpb.KeyError
-	18,  // 62: kvrpcpb.CheckSecondaryLocksResponse.locks:type_name -> kvrpcpb.LockInfo
-	28,  // 63: kvrpcpb.ResolveLockRequest.context:type_name -> kvrpcpb.Context
-	17,  // 64: kvrpcpb.ResolveLockResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 65: kvrpcpb.ResolveLockResponse.error:type_name -> kvrpcpb.KeyError
-	28,  // 66: kvrpcpb.TxnHeartBeatRequest.context:type_name -> kvrpcpb.Context
-	17,  // 67: kvrpcpb.TxnHeartBeatResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 68: kvrpcpb.TxnHeartBeatResponse.error:type_name -> kvrpcpb.KeyError
-	28,  // 69: kvrpcpb.ScanLockRequest.context:type_name -> kvrpcpb.Context
-	17,  // 70: kvrpcpb.ScanLockResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 71: kvrpcpb.ScanLockResponse.error:type_name -> kvrpcpb.KeyError
-	18,  // 72: kvrpcpb.ScanLockResponse.locks:type_name -> kvrpcpb.LockInfo
-	28,  // 73: kvrpcpb.PessimisticLockRequest.context:type_name -> kvrpcpb.Context
-	36,  // 74: kvrpcpb.PessimisticLockRequest.mutations:type_name -> kvrpcpb.Mutation
-	17,  // 75: kvrpcpb.PessimisticLockResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 76: kvrpcpb.PessimisticLockResponse.errors:type_name -> kvrpcpb.KeyError
-	28,  // 77: kvrpcpb.PessimisticRollbackRequest.context:type_name -> kvrpcpb.Context
-	17,  // 78: kvrpcpb.PessimisticRollbackResponse.region_error:type_name -> kvrpcpb.RegionError
-	27,  // 79: kvrpcpb.PessimisticRollbackResponse.errors:type_name -> kvrpcpb.KeyError
-	28,  // 80: kvrpcpb.CoprocessorRequest.context:type_name -> kvrpcpb.Context
-	59,  // 81: kvrpcpb.CoprocessorRequest.ranges:type_name -> kvrpcpb.KeyRange
-	17,  // 82: kvrpcpb.CoprocessorResponse.region_error:type_name -> kvrpcpb.RegionError
-	18,  // 83: kvrpcpb.CoprocessorResponse.locked:type_name -> kvrpcpb.LockInfo
-	64,  // 84: kvrpcpb.BatchCommandsRequest.requests:type_name -> kvrpcpb.BatchCommandsRequest.Request
-	65,  // 85: kvrpcpb.BatchCommandsResponse.responses:type_name -> kvrpcpb.BatchCommandsResponse.Response
-	29,  // 86: kvrpcpb.BatchCommandsRequest.Request.get:type_name -> kvrpcpb.GetRequest
-	31,  // 87: kvrpcpb.BatchCommandsRequest.Request.batch_get:type_name -> kvrpcpb.BatchGetRequest
-	34,  // 88: kvrpcpb.BatchCommandsRequest.Request.scan:type_name -> kvrpcpb.ScanRequest
-	37,  // 89: kvrpcpb.BatchCommandsRequest.Request.prewrite:type_name -> kvrpcpb.PrewriteRequest
-	39,  // 90: kvrpcpb.BatchCommandsRequest.Request.commit:type_name -> kvrpcpb.CommitRequest
-	41,  // 91: kvrpcpb.BatchCommandsRequest.Request.batch_rollback:type_name -> kvrpcpb.BatchRollbackRequest
-	43,  // 92: kvrpcpb.BatchCommandsRequest.Request.cleanup:type_name -> kvrpcpb.CleanupRequest
-	45,  // 93: kvrpcpb.BatchCommandsRequest.Request.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusRequest
-	47,  // 94: kvrpcpb.BatchCommandsRequest.Request.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksRequest
-	49,  // 95: kvrpcpb.BatchCommandsRequest.Request.resolve_lock:type_name -> kvrpcpb.ResolveLockRequest
-	51,  // 96: kvrpcpb.BatchCommandsRequest.Request.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatRequest
-	53,  // 97: kvrpcpb.BatchCommandsRequest.Request.scan_lock:type_name -> kvrpcpb.ScanLockRequest
-	55,  // 98: kvrpcpb.BatchCommandsRequest.Request.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockRequest
-	57,  // 99: kvrpcpb.BatchCommandsRequest.Request.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackRequest
-	60,  // 100: kvrpcpb.BatchCommandsRequest.Request.coprocessor:type_name -> kvrpcpb.CoprocessorRequest
-	30,  // 101: kvrpcpb.BatchCommandsResponse.Response.get:type_name -> kvrpcpb.GetResponse
-	33,  // 102: kvrpcpb.BatchCommandsResponse.Response.batch_get:type_name -> kvrpcpb.BatchGetResponse
-	35,  // 103: kvrpcpb.BatchCommandsResponse.Response.scan:type_name -> kvrpcpb.ScanResponse
-	38,  // 104: kvrpcpb.BatchCommandsResponse.Response.prewrite:type_name -> kvrpcpb.PrewriteResponse
-	40,  // 105: kvrpcpb.BatchCommandsResponse.Response.commit:type_name -> kvrpcpb.CommitResponse
-	42,  // 106: kvrpcpb.BatchCommandsResponse.Response.batch_rollback:type_name -> kvrpcpb.BatchRollbackResponse
-	44,  // 107: kvrpcpb.BatchCommandsResponse.Response.cleanup:type_name -> kvrpcpb.CleanupResponse
-	46,  // 108: kvrpcpb.BatchCommandsResponse.Response.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusResponse
-	48,  // 109: kvrpcpb.BatchCommandsResponse.Response.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksResponse
-	50,  // 110: kvrpcpb.BatchCommandsResponse.Response.resolve_lock:type_name -> kvrpcpb.ResolveLockResponse
-	52,  // 111: kvrpcpb.BatchCommandsResponse.Response.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatResponse
-	54,  // 112: kvrpcpb.BatchCommandsResponse.Response.scan_lock:type_name -> kvrpcpb.ScanLockResponse
-	56,  // 113: kvrpcpb.BatchCommandsResponse.Response.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockResponse
-	58,  // 114: kvrpcpb.BatchCommandsResponse.Response.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackResponse
-	61,  // 115: kvrpcpb.BatchCommandsResponse.Response.coprocessor:type_name -> kvrpcpb.CoprocessorResponse
-	29,  // 116: kvrpcpb.Tikv.KvGet:input_type -> kvrpcpb.GetRequest
-	31,  // 117: kvrpcpb.Tikv.KvBatchGet:input_type -> kvrpcpb.BatchGetRequest
-	34,  // 118: kvrpcpb.Tikv.KvScan:input_type -> kvrpcpb.ScanRequest
-	37,  // 119: kvrpcpb.Tikv.KvPrewrite:input_type -> kvrpcpb.PrewriteRequest
-	39,  // 120: kvrpcpb.Tikv.KvCommit:input_type -> kvrpcpb.CommitRequest
-	41,  // 121: kvrpcpb.Tikv.KvBatchRollback:input_type -> kvrpcpb.BatchRollbackRequest
-	43,  // 122: kvrpcpb.Tikv.KvCleanup:input_type -> kvrpcpb.CleanupRequest
-	45,  // 123: kvrpcpb.Tikv.KvCheckTxnStatus:input_type -> kvrpcpb.CheckTxnStatusRequest
-	47,  // 124: kvrpcpb.Tikv.KvCheckSecondaryLocks:input_type -> kvrpcpb.CheckSecondaryLocksRequest
-	49,  // 125: kvrpcpb.Tikv.KvResolveLock:input_type -> kvrpcpb.ResolveLockRequest
-	51,  // 126: kvrpcpb.Tikv.KvTxnHeartBeat:input_type -> kvrpcpb.TxnHeartBeatRequest
-	53,  // 127: kvrpcpb.Tikv.KvScanLock:input_type -> kvrpcpb.ScanLockRequest
-	55,  // 128: kvrpcpb.Tikv.KvPessimisticLock:input_type -> kvrpcpb.PessimisticLockRequest
-	57,  // 129: kvrpcpb.Tikv.KvPessimisticRollback:input_type -> kvrpcpb.PessimisticRollbackRequest
-	60,  // 130: kvrpcpb.Tikv.Coprocessor:input_type -> kvrpcpb.CoprocessorRequest
-	62,  // 131: kvrpcpb.Tikv.BatchCommands:input_type -> kvrpcpb.BatchCommandsRequest
-	30,  // 132: kvrpcpb.Tikv.KvGet:output_type -> kvrpcpb.GetResponse
-	33,  // 133: kvrpcpb.Tikv.KvBatchGet:output_type -> kvrpcpb.BatchGetResponse
-	35,  // 134: kvrpcpb.Tikv.KvScan:output_type -> kvrpcpb.ScanResponse
-	38,  // 135: kvrpcpb.Tikv.KvPrewrite:output_type -> kvrpcpb.PrewriteResponse
-	40,  // 136: kvrpcpb.Tikv.KvCommit:output_type -> kvrpcpb.CommitResponse
-	42,  // 137: kvrpcpb.Tikv.KvBatchRollback:output_type -> kvrpcpb.BatchRollbackResponse
-	44,  // 138: kvrpcpb.Tikv.KvCleanup:output_type -> kvrpcpb.CleanupResponse
-	46,  // 139: kvrpcpb.Tikv.KvCheckTxnStatus:output_type -> kvrpcpb.CheckTxnStatusResponse
-	48,  // 140: kvrpcpb.Tikv.KvCheckSecondaryLocks:output_type -> kvrpcpb.CheckSecondaryLocksResponse
-	50,  // 141: kvrpcpb.Tikv.KvResolveLock:output_type -> kvrpcpb.ResolveLockResponse
-	52,  // 142: kvrpcpb.Tikv.KvTxnHeartBeat:output_type -> kvrpcpb.TxnHeartBeatResponse
-	54,  // 143: kvrpcpb.Tikv.KvScanLock:output_type -> kvrpcpb.ScanLockResponse
-	56,  // 144: kvrpcpb.Tikv.KvPessimisticLock:output_type -> kvrpcpb.PessimisticLockResponse
-	58,  // 145: kvrpcpb.Tikv.KvPessimisticRollback:output_type -> kvrpcpb.PessimisticRollbackResponse
-	61,  // 146: kvrpcpb.Tikv.Coprocessor:output_type -> kvrpcpb.CoprocessorResponse
-	63,  // 147: kvrpcpb.Tikv.BatchCommands:output_type -> kvrpcpb.BatchCommandsResponse
-	132, // [132:148] is the sub-list for method output_type
-	116, // [116:132] is the sub-list for method input_type
-	116, // [116:116] is the sub-list for extension type_name
-	116, // [116:116] is the sub-list for extension extendee
-	0,   // [0:116] is the sub-list for field type_name
+	17,  // 13: kvrpcpb.RegionError.raft_entry_too_large:type_name -> kvrpcpb.RaftEntryTooLarge
+	16,  // 14: kvrpcpb.RegionError.undetermined_result:type_name -> kvrpcpb.UndeterminedResult
+	1,   // 15: kvrpcpb.LockInfo.lock_type:type_name -> kvrpcpb.Op
+	2,   // 16: kvrpcpb.WriteConflict.reason:type_name -> kvrpcpb.WriteConflictReason
+	19,  // 17: kvrpcpb.KeyError.locked:type_name -> kvrpcpb.LockInfo
+	20,  // 18: kvrpcpb.KeyError.conflict:type_name -> kvrpcpb.WriteConflict
+	21,  // 19: kvrpcpb.KeyError.already_exist:type_name -> kvrpcpb.AlreadyExist
+	27,  // 20: kvrpcpb.KeyError.deadlock:type_name -> kvrpcpb.Deadlock
+	23,  // 21: kvrpcpb.KeyError.commit_ts_expired:type_name -> kvrpcpb.CommitTsExpired
+	22,  // 22: kvrpcpb.KeyError.txn_not_found:type_name -> kvrpcpb.TxnNotFound
+	25,  // 23: kvrpcpb.KeyError.commit_ts_too_large:type_name -> kvrpcpb.CommitTsTooLarge
+	24,  // 24: kvrpcpb.KeyError.txn_lock_not_found:type_name -> kvrpcpb.TxnLockNotFound
+	26,  // 25: kvrpcpb.KeyError.invalid_txn_tso:type_name -> kvrpcpb.InvalidTxnTso
+	5,   // 26: kvrpcpb.Context.region_epoch:type_name -> kvrpcpb.RegionEpoch
+	6,   // 27: kvrpcpb.Context.peer:type_name -> kvrpcpb.Peer
+	3,   // 28: kvrpcpb.Context.isolation_level:type_name -> kvrpcpb.IsolationLevel
+	29,  // 29: kvrpcpb.GetRequest.context:type_name -> kvrpcpb.Context
+	18,  // 30: kvrpcpb.GetResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 31: kvrpcpb.GetResponse.error:type_name -> kvrpcpb.KeyError
+	29,  // 32: kvrpcpb.BatchGetRequest.context:type_name -> kvrpcpb.Context
+	28,  // 33: kvrpcpb.KvPair.error:type_name -> kvrpcpb.KeyError
+	18,  // 34: kvrpcpb.BatchGetResponse.region_error:type_name -> kvrpcpb.RegionError
+	33,  // 35: kvrpcpb.BatchGetResponse.pairs:type_name -> kvrpcpb.KvPair
+	28,  // 36: kvrpcpb.BatchGetResponse.error:type_name -> kvrpcpb.KeyError
+	29,  // 37: kvrpcpb.ScanRequest.context:type_name -> kvrpcpb.Context
+	18,  // 38: kvrpcpb.ScanResponse.region_error:type_name -> kvrpcpb.RegionError
+	33,  // 39: kvrpcpb.ScanResponse.pairs:type_name -> kvrpcpb.KvPair
+	28,  // 40: kvrpcpb.ScanResponse.error:type_name -> kvrpcpb.KeyError
+	1,   // 41: kvrpcpb.Mutation.op:type_name -> kvrpcpb.Op
+	29,  // 42: kvrpcpb.PrewriteRequest.context:type_name -> kvrpcpb.Context
+	37,  // 43: kvrpcpb.PrewriteRequest.mutations:type_name -> kvrpcpb.Mutation
+	18,  // 44: kvrpcpb.PrewriteResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 45: kvrpcpb.PrewriteResponse.errors:type_name -> kvrpcpb.KeyError
+	29,  // 46: kvrpcpb.CommitRequest.context:type_name -> kvrpcpb.Context
+	18,  // 47: kvrpcpb.CommitResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 48: kvrpcpb.CommitResponse.error:type_name -> kvrpcpb.KeyError
+	29,  // 49: kvrpcpb.BatchRollbackRequest.context:type_name -> kvrpcpb.Context
+	18,  // 50: kvrpcpb.BatchRollbackResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 51: kvrpcpb.BatchRollbackResponse.error:type_name -> kvrpcpb.KeyError
+	29,  // 52: kvrpcpb.CleanupRequest.context:type_name -> kvrpcpb.Context
+	18,  // 53: kvrpcpb.CleanupResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 54: kvrpcpb.CleanupResponse.error:type_name -> kvrpcpb.KeyError
+	29,  // 55: kvrpcpb.CheckTxnStatusRequest.context:type_name -> kvrpcpb.Context
+	18,  // 56: kvrpcpb.CheckTxnStatusResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 57: kvrpcpb.CheckTxnStatusResponse.error:type_name -> kvrpcpb.KeyError
+	4,   // 58: kvrpcpb.CheckTxnStatusResponse.action:type_name -> kvrpcpb.Action
+	19,  // 59: kvrpcpb.CheckTxnStatusResponse.lock_info:type_name -> kvrpcpb.LockInfo
+	29,  // 60: kvrpcpb.CheckSecondaryLocksRequest.context:type_name -> kvrpcpb.Context
+	18,  // 61: kvrpcpb.CheckSecondaryLocksResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 62: kvrpcpb.CheckSecondaryLocksResponse.error:type_name -> kvrpcpb.KeyError
+	19,  // 63: kvrpcpb.CheckSecondaryLocksResponse.locks:type_name -> kvrpcpb.LockInfo
+	29,  // 64: kvrpcpb.ResolveLockRequest.context:type_name -> kvrpcpb.Context
+	18,  // 65: kvrpcpb.ResolveLockResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 66: kvrpcpb.ResolveLockResponse.error:type_name -> kvrpcpb.KeyError
+	29,  // 67: kvrpcpb.TxnHeartBeatRequest.context:type_name -> kvrpcpb.Context
+	18,  // 68: kvrpcpb.TxnHeartBeatResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 69: kvrpcpb.TxnHeartBeatResponse.error:type_name -> kvrpcpb.KeyError
+	29,  // 70: kvrpcpb.ScanLockRequest.context:type_name -> kvrpcpb.Context
+	18,  // 71: kvrpcpb.ScanLockResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 72: kvrpcpb.ScanLockResponse.error:type_name -> kvrpcpb.KeyError
+	19,  // 73: kvrpcpb.ScanLockResponse.locks:type_name -> kvrpcpb.LockInfo
+	29,  // 74: kvrpcpb.PessimisticLockRequest.context:type_name -> kvrpcpb.Context
+	37,  // 75: kvrpcpb.PessimisticLockRequest.mutations:type_name -> kvrpcpb.Mutation
+	18,  // 76: kvrpcpb.PessimisticLockResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 77: kvrpcpb.PessimisticLockResponse.errors:type_name -> kvrpcpb.KeyError
+	29,  // 78: kvrpcpb.PessimisticRollbackRequest.context:type_name -> kvrpcpb.Context
+	18,  // 79: kvrpcpb.PessimisticRollbackResponse.region_error:type_name -> kvrpcpb.RegionError
+	28,  // 80: kvrpcpb.PessimisticRollbackResponse.errors:type_name -> kvrpcpb.KeyError
+	29,  // 81: kvrpcpb.CoprocessorRequest.context:type_name -> kvrpcpb.Context
+	60,  // 82: kvrpcpb.CoprocessorRequest.ranges:type_name -> kvrpcpb.KeyRange
+	18,  // 83: kvrpcpb.CoprocessorResponse.region_error:type_name -> kvrpcpb.RegionError
+	19,  // 84: kvrpcpb.CoprocessorResponse.locked:type_name -> kvrpcpb.LockInfo
+	65,  // 85: kvrpcpb.BatchCommandsRequest.requests:type_name -> kvrpcpb.BatchCommandsRequest.Request
+	66,  // 86: kvrpcpb.BatchCommandsResponse.responses:type_name -> kvrpcpb.BatchCommandsResponse.Response
+	30,  // 87: kvrpcpb.BatchCommandsRequest.Request.get:type_name -> kvrpcpb.GetRequest
+	32,  // 88: kvrpcpb.BatchCommandsRequest.Request.batch_get:type_name -> kvrpcpb.BatchGetRequest
+	35,  // 89: kvrpcpb.BatchCommandsRequest.Request.scan:type_name -> kvrpcpb.ScanRequest
+	38,  // 90: kvrpcpb.BatchCommandsRequest.Request.prewrite:type_name -> kvrpcpb.PrewriteRequest
+	40,  // 91: kvrpcpb.BatchCommandsRequest.Request.commit:type_name -> kvrpcpb.CommitRequest
+	42,  // 92: kvrpcpb.BatchCommandsRequest.Request.batch_rollback:type_name -> kvrpcpb.BatchRollbackRequest
+	44,  // 93: kvrpcpb.BatchCommandsRequest.Request.cleanup:type_name -> kvrpcpb.CleanupRequest
+	46,  // 94: kvrpcpb.BatchCommandsRequest.Request.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusRequest
+	48,  // 95: kvrpcpb.BatchCommandsRequest.Request.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksRequest
+	50,  // 96: kvrpcpb.BatchCommandsRequest.Request.resolve_lock:type_name -> kvrpcpb.ResolveLockRequest
+	52,  // 97: kvrpcpb.BatchCommandsRequest.Request.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatRequest
+	54,  // 98: kvrpcpb.BatchCommandsRequest.Request.scan_lock:type_name -> kvrpcpb.ScanLockRequest
+	56,  // 99: kvrpcpb.BatchCommandsRequest.Request.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockRequest
+	58,  // 100: kvrpcpb.BatchCommandsRequest.Request.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackRequest
+	61,  // 101: kvrpcpb.BatchCommandsRequest.Request.coprocessor:type_name -> kvrpcpb.CoprocessorRequest
+	31,  // 102: kvrpcpb.BatchCommandsResponse.Response.get:type_name -> kvrpcpb.GetResponse
+	34,  // 103: kvrpcpb.BatchCommandsResponse.Response.batch_get:type_name -> kvrpcpb.BatchGetResponse
+	36,  // 104: kvrpcpb.BatchCommandsResponse.Response.scan:type_name -> kvrpcpb.ScanResponse
+	39,  // 105: kvrpcpb.BatchCommandsResponse.Response.prewrite:type_name -> kvrpcpb.PrewriteResponse
+	41,  // 106: kvrpcpb.BatchCommandsResponse.Response.commit:type_name -> kvrpcpb.CommitResponse
+	43,  // 107: kvrpcpb.BatchCommandsResponse.Response.batch_rollback:type_name -> kvrpcpb.BatchRollbackResponse
+	45,  // 108: kvrpcpb.BatchCommandsResponse.Response.cleanup:type_name -> kvrpcpb.CleanupResponse
+	47,  // 109: kvrpcpb.BatchCommandsResponse.Response.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusResponse
+	49,  // 110: kvrpcpb.BatchCommandsResponse.Response.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksResponse
+	51,  // 111: kvrpcpb.BatchCommandsResponse.Response.resolve_lock:type_name -> kvrpcpb.ResolveLockResponse
+	53,  // 112: kvrpcpb.BatchCommandsResponse.Response.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatResponse
+	55,  // 113: kvrpcpb.BatchCommandsResponse.Response.scan_lock:type_name -> kvrpcpb.ScanLockResponse
+	57,  // 114: kvrpcpb.BatchCommandsResponse.Response.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockResponse
+	59,  // 115: kvrpcpb.BatchCommandsResponse.Response.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackResponse
+	62,  // 116: kvrpcpb.BatchCommandsResponse.Response.coprocessor:type_name -> kvrpcpb.CoprocessorResponse
+	30,  // 117: kvrpcpb.Tikv.KvGet:input_type -> kvrpcpb.GetRequest
+	32,  // 118: kvrpcpb.Tikv.KvBatchGet:input_type -> kvrpcpb.BatchGetRequest
+	35,  // 119: kvrpcpb.Tikv.KvScan:input_type -> kvrpcpb.ScanRequest
+	38,  // 120: kvrpcpb.Tikv.KvPrewrite:input_type -> kvrpcpb.PrewriteRequest
+	40,  // 121: kvrpcpb.Tikv.KvCommit:input_type -> kvrpcpb.CommitRequest
+	42,  // 122: kvrpcpb.Tikv.KvBatchRollback:input_type -> kvrpcpb.BatchRollbackRequest
+	44,  // 123: kvrpcpb.Tikv.KvCleanup:input_type -> kvrpcpb.CleanupRequest
+	46,  // 124: kvrpcpb.Tikv.KvCheckTxnStatus:input_type -> kvrpcpb.CheckTxnStatusRequest
+	48,  // 125: kvrpcpb.Tikv.KvCheckSecondaryLocks:input_type -> kvrpcpb.CheckSecondaryLocksRequest
+	50,  // 126: kvrpcpb.Tikv.KvResolveLock:input_type -> kvrpcpb.ResolveLockRequest
+	52,  // 127: kvrpcpb.Tikv.KvTxnHeartBeat:input_type -> kvrpcpb.TxnHeartBeatRequest
+	54,  // 128: kvrpcpb.Tikv.KvScanLock:input_type -> kvrpcpb.ScanLockRequest
+	56,  // 129: kvrpcpb.Tikv.KvPessimisticLock:input_type -> kvrpcpb.PessimisticLockRequest
+	58,  // 130: kvrpcpb.Tikv.KvPessimisticRollback:input_type -> kvrpcpb.PessimisticRollbackRequest
+	61,  // 131: kvrpcpb.Tikv.Coprocessor:input_type -> kvrpcpb.CoprocessorRequest
+	63,  // 132: kvrpcpb.Tikv.BatchCommands:input_type -> kvrpcpb.BatchCommandsRequest
+	31,  // 133: kvrpcpb.Tikv.KvGet:output_type -> kvrpcpb.GetResponse
+	34,  // 134: kvrpcpb.Tikv.KvBatchGet:output_type -> kvrpcpb.BatchGetResponse
+	36,  // 135: kvrpcpb.Tikv.KvScan:output_type -> kvrpcpb.ScanResponse
+	39,  // 136: kvrpcpb.Tikv.KvPrewrite:output_type -> kvrpcpb.PrewriteResponse
+	41,  // 137: kvrpcpb.Tikv.KvCommit:output_type -> kvrpcpb.CommitResponse
+	43,  // 138: kvrpcpb.Tikv.KvBatchRollback:output_type -> kvrpcpb.BatchRollbackResponse
+	45,  // 139: kvrpcpb.Tikv.KvCleanup:output_type -> kvrpcpb.CleanupResponse
+	47,  // 140: kvrpcpb.Tikv.KvCheckTxnStatus:output_type -> kvrpcpb.CheckTxnStatusResponse
+	49,  // 141: kvrpcpb.Tikv.KvCheckSecondaryLocks:output_type -> kvrpcpb.CheckSecondaryLocksResponse
+	51,  // 142: kvrpcpb.Tikv.KvResolveLock:output_type -> kvrpcpb.ResolveLockResponse
+	53,  // 143: kvrpcpb.Tikv.KvTxnHeartBeat:output_type -> kvrpcpb.TxnHeartBeatResponse
+	55,  // 144: kvrpcpb.Tikv.KvScanLock:output_type -> kvrpcpb.ScanLockResponse
+	57,  // 145: kvrpcpb.Tikv.KvPessimisticLock:output_type -> kvrpcpb.PessimisticLockResponse
+	59,  // 146: kvrpcpb.Tikv.KvPessimisticRollback:output_type -> kvrpcpb.PessimisticRollbackResponse
+	62,  // 147: kvrpcpb.Tikv.Coprocessor:output_type -> kvrpcpb.CoprocessorResponse
+	64,  // 148: kvrpcpb.Tikv.BatchCommands:output_type -> kvrpcpb.BatchCommandsResponse
+	133, // [133:149] is the sub-list for method output_type
+	117, // [117:133] is the sub-list for method input_type
+	117, // [117:117] is the sub-list for extension type_name
+	117, // [117:117] is the sub-list for extension extendee
+	0,   // [0:117] is the sub-list for field type_name
 }
 
 func init() { file_kvrpcpb_proto_init() }
@@ -5477,7 +5537,7 @@ func file_kvrpcpb_proto_init() {
 	if File_kvrpcpb_proto != nil {
 		return
 	}
-	file_kvrpcpb_proto_msgTypes[59].OneofWrappers = []any{
+	file_kvrpcpb_proto_msgTypes[60].OneofWrappers = []any{
 		(*BatchCommandsRequest_Request_Get)(nil),
 		(*BatchCommandsRequest_Request_BatchGet)(nil),
 		(*BatchCommandsRequest_Request_Scan)(nil),
@@ -5494,7 +5554,7 @@ func file_kvrpcpb_proto_init() {
 		(*BatchCommandsRequest_Request_PessimisticRollback)(nil),
 		(*BatchCommandsRequest_Request_Coprocessor)(nil),
 	}
-	file_kvrpcpb_proto_msgTypes[60].OneofWrappers = []any{
+	file_kvrpcpb_proto_msgTypes[61].OneofWrappers = []any{
 		(*BatchCommandsResponse_Response_Get)(nil),
 		(*BatchCommandsResponse_Response_BatchGet)(nil),
 		(*BatchCommandsResponse_Response_Scan)(nil),
@@ -5517,7 +5577,7 @@ func file_kvrpcpb_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_kvrpcpb_proto_rawDesc), len(file_kvrpcpb_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   61,
+			NumMessages:   62,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -122,6 +122,7 @@ func (s *Server) lead(createRev int64, self string, lease clientv3.LeaseID, ttl 
 	s.log.Info("pd: became leader", "lease-ttl", ttl, "regions", t.cluster.RegionCount(), "bootstrapped", t.bootstrapped.Load())
 
 	go t.storage.run()
+	go t.coord.Run(t.ctx)
 	watchErr := t.watchLeaderKey()
 
 	// Step down: stop serving first, then clean up.

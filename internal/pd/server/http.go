@@ -109,8 +109,11 @@ func (s *Server) httpHandler() http.Handler {
 			writeJSON(w, http.StatusOK, cfg)
 		}
 	}))
-	mux.HandleFunc("GET /pd/api/v1/operators", s.onLeader(func(_ *term, w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, []any{})
+	mux.HandleFunc("GET /pd/api/v1/operators", s.onLeader(func(t *term, w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, t.coord.Controller().Operators())
+	}))
+	mux.HandleFunc("GET /pd/api/v1/operators/history", s.onLeader(func(t *term, w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, t.coord.Controller().History())
 	}))
 	return mux
 }

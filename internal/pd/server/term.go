@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/strata-db/strata/internal/pd/meta"
+	"github.com/strata-db/strata/internal/pd/schedule"
 	"github.com/strata-db/strata/internal/pd/tso"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
@@ -41,6 +42,9 @@ type term struct {
 	cluster *meta.Cluster
 	storage *etcdStorage
 	streams *heartbeatStreams
+	// coord runs the checkers and schedulers of this term and answers
+	// region heartbeats with operator steps.
+	coord *schedule.Coordinator
 
 	bootstrapped atomic.Bool
 	bootMu       sync.Mutex // serializes Bootstrap
@@ -126,6 +130,13 @@ func (t *term) load() error {
 	if err := t.cluster.Load(); err != nil {
 		return err
 	}
+	t.coord = schedule.NewCoordinator(t.cluster, schedule.Options{
+		Now: time.Now, Since: time.Now(),
+		AllocID: func() (uint64, error) { return t.ids.alloc(1) },
+		Config:  t.clusterConfig,
+		Send:    s.SendToStore,
+		Logger:  s.log,
+	})
 	return nil
 }
 

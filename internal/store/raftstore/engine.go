@@ -147,9 +147,9 @@ func (s *Store) propose(ctx context.Context, p *peer, cmd *raftserverpb.RaftCmdR
 	case r := <-ch:
 		return r, r.err
 	case <-ctx.Done():
-		return applyResult{}, ctx.Err()
+		return applyResult{}, errUndetermined("timed out waiting for the write to apply: " + ctx.Err().Error())
 	case <-s.stopped:
-		return applyResult{}, ErrStopped
+		return applyResult{}, errUndetermined("store stopped")
 	}
 }
 

@@ -97,3 +97,12 @@ func errKeyNotInRegion(key []byte, r *kvrpcpb.Region) error {
 
 // ErrStopped is returned for requests after the store stopped.
 var ErrStopped = errors.New("raftstore: store stopped")
+
+// errUndetermined: a proposal whose outcome is unknown (it may still
+// apply).
+func errUndetermined(reason string) error {
+	return &RegionError{&kvrpcpb.RegionError{
+		Message:            "result undetermined: " + reason,
+		UndeterminedResult: &kvrpcpb.UndeterminedResult{Reason: reason},
+	}}
+}

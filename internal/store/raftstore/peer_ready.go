@@ -213,6 +213,9 @@ func (p *peer) onSoftState(ss *raft.SoftState) {
 	if !leader && p.wasLeader {
 		p.pendingConf, p.pendingSplit = false, false
 		p.failReads(errNotLeader(p.regionID, p.leaderPeer()))
+		// Proposals of the lost term may still commit under the next
+		// leader, or be overwritten: their callers cannot know which.
+		p.failAll(errUndetermined("the leader stepped down before the write applied"))
 	}
 	p.wasLeader = leader
 }

@@ -23,6 +23,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 // and the region's key-value pairs as of its index.
 type genSnapshot struct {
 	snap    *raftpb.Snapshot
+	region  *kvrpcpb.Region // as of the snapshot
 	payload []byte
 }
 
@@ -38,9 +39,11 @@ type receivedSnap struct {
 // is recent enough, else generation starts and raft retries later. Loop
 // goroutine.
 func (p *peer) snapshotForRaft() (*raftpb.Snapshot, error) {
-	if g := p.genSnap; g != nil && g.snap.GetMetadata().GetIndex() >= p.ps.truncated.Index {
+	if g := p.genSnap; g != nil && g.snap.GetMetadata().GetIndex() >= p.ps.truncated.Index &&
+		!epochChanged(g.region, p.Region()) {
 		return g.snap, nil
 	}
+	p.genSnap = nil // too old, or from before a conf change or split
 	if !p.generating {
 		p.generating = true
 		p.applier.submit(&applyTask{p: p, fn: func() { p.generateSnapshot() }})
@@ -71,7 +74,7 @@ func (p *peer) generateSnapshot() {
 			ConfState: cs, Index: proto.Uint64(index), Term: proto.Uint64(term),
 		}}
 		p.s.metrics.snapshotGenerated()
-		p.post(msgSnapGen{&genSnapshot{snap: rs, payload: payload}})
+		p.post(msgSnapGen{&genSnapshot{snap: rs, region: region, payload: payload}})
 	}()
 }
 
@@ -109,7 +112,10 @@ func buildSnapshotPayload(snap *pebble.Snapshot, region *kvrpcpb.Region) ([]byte
 func (s *Store) sendSnapshot(p *peer, to *kvrpcpb.Peer, rm *raftserverpb.RaftMessage) {
 	g := p.genSnap
 	md := rm.GetMessage().GetSnapshot().GetMetadata()
-	if g == nil || g.snap.GetMetadata().GetIndex() != md.GetIndex() {
+	if g == nil || g.snap.GetMetadata().GetIndex() != md.GetIndex() || findPeer(g.region, to.GetId()) == nil {
+		// Not the snapshot raft means, or one from before the target was
+		// added: make raft ask for a new one.
+		p.genSnap = nil
 		p.rn.ReportSnapshot(to.GetId(), raft.SnapshotFailure)
 		return
 	}
@@ -281,4 +287,10 @@ func (s *Store) destroyPeer(p *peer, region *kvrpcpb.Region) {
 		s.observer.RangeReset(region.GetStartKey(), region.GetEndKey())
 	}
 	s.log.Info("raftstore: peer destroyed", "region", p.regionID, "peer", p.peerID)
+}
+
+// epochChanged reports whether b's epoch differs from a's.
+func epochChanged(a, b *kvrpcpb.Region) bool {
+	ea, eb := a.GetRegionEpoch(), b.GetRegionEpoch()
+	return ea.GetConfVer() != eb.GetConfVer() || ea.GetVersion() != eb.GetVersion()
 }
