@@ -274,7 +274,6 @@ func (c *cluster) waitReplicated(n int, timeout time.Duration) {
 // skipUntilReplicated skips a test that needs PD to replicate regions
 // (the replica checker is being wired into PD).
 
-
 // isolate cuts (or heals) node n's raft traffic with the other stores
 // through its fault-injection endpoint.
 func (c *cluster) isolate(n *kvNode, on bool) {
