@@ -28,11 +28,21 @@ func TestThreePDLeaderKill9(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 
-	members, err := c.GetMembers(ctx)
-	if err != nil || members.GetLeader() == nil {
-		t.Fatalf("GetMembers: %v %v", members, err)
+	leaderName := func() string {
+		m, err := c.GetMembers(ctx)
+		if err != nil {
+			t.Fatalf("GetMembers: %v", err)
+		}
+		return m.GetLeader().GetName()
 	}
-	old := members.GetLeader().GetName()
+	var old string
+	start := time.Now()
+	for old = leaderName(); old == ""; old = leaderName() {
+		if time.Since(start) > 20*time.Second {
+			t.Fatal("no PD leader named within 20s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	oldIdx := pd.indexOf(old)
 
 	var (
@@ -104,9 +114,8 @@ func TestThreePDLeaderKill9(t *testing.T) {
 	took := waitFor("timestamps from a new leader", 20*time.Second, func() bool { return served.Load() >= 200 })
 	t.Logf("killed leader %s; timestamps served again after %v", old, took)
 
-	members, err = c.GetMembers(ctx)
-	if err != nil || members.GetLeader().GetName() == old || members.GetLeader() == nil {
-		t.Fatalf("leader after the kill: %v %v", members.GetLeader(), err)
+	if now := leaderName(); now == old || now == "" {
+		t.Fatalf("leader after the kill: %q (was %q)", now, old)
 	}
 	// The killed member comes back as a follower and the clients go on.
 	pd.restart(oldIdx)

@@ -21,8 +21,9 @@ func (g *grpcService) GetMembers(ctx context.Context, req *pdpb.GetMembersReques
 		resp.Leader = proto.Clone(s.self).(*pdpb.Member)
 	} else if m := s.leader.Load(); m != nil && m.GetMemberId() != s.memberID {
 		resp.Leader = proto.Clone(m).(*pdpb.Member)
-	} else if m := s.readLeader(ctx); m != nil && m.GetMemberId() != s.memberID {
-		// The election loop has not caught up with a new leader yet.
+	} else if m := s.readLeader(ctx); m != nil {
+		// The election loop has not caught up with a new leader yet, or
+		// this member has just won and is loading its state.
 		resp.Leader = m
 	}
 	return resp, nil
