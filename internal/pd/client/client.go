@@ -59,8 +59,9 @@ type Client struct {
 	wg        sync.WaitGroup
 	clusterID atomic.Uint64
 
-	// discoverMu makes one discovery run at a time.
-	discoverMu sync.Mutex
+	// discoverSem (capacity 1) makes one discovery run at a time; callers
+	// wait for it as long as their context allows.
+	discoverSem chan struct{}
 
 	mu struct {
 		sync.Mutex
@@ -90,6 +91,7 @@ func New(ctx context.Context, addrs []string, opts Options) (*Client, error) {
 	c := &Client{opts: opts, log: opts.Logger.With("component", "pd-client")}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.mu.conns = map[string]*pdConn{}
+	c.discoverSem = make(chan struct{}, 1)
 	for _, a := range addrs {
 		for _, p := range strings.Split(a, ",") {
 			if h := hostPort(p); h != "" {
@@ -211,8 +213,12 @@ func (c *Client) invalidate(pc *pdConn) {
 // discover asks the known members, one after another, who leads, and
 // connects to the first leader named.
 func (c *Client) discover(ctx context.Context) (*pdConn, error) {
-	c.discoverMu.Lock()
-	defer c.discoverMu.Unlock()
+	select {
+	case c.discoverSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-c.discoverSem }()
 	c.mu.Lock()
 	if l := c.mu.leader; l != nil { // found by a concurrent discovery
 		c.mu.Unlock()

@@ -40,6 +40,7 @@
 //
 // # Lock order
 //
-// discoverMu → mu. The TSO loop and each HeartbeatStream run in their own
+// discoverSem (a one-slot semaphore, so waiting for it respects the
+// caller's context) → mu. The TSO loop and each HeartbeatStream run in their own
 // goroutine and take mu only through leaderConn and invalidate.
 package client

@@ -43,7 +43,8 @@ func (c *Client) RegionHeartbeat(ctx context.Context, onResponse func(*pdpb.Regi
 }
 
 // Send queues a heartbeat; ErrHeartbeatBacklog if the queue is full,
-// ErrClosed once the stream is closed.
+// ErrClosed once the stream is closed. The stream owns req from then on
+// (it sets its header): the caller must not touch it again.
 func (h *HeartbeatStream) Send(req *pdpb.RegionHeartbeatRequest) error {
 	if h.ctx.Err() != nil || h.c.ctx.Err() != nil {
 		return ErrClosed
