@@ -38,10 +38,11 @@ var (
 
 // Error is an error PD reported in a response header.
 type Error struct {
-	Type    pdpb.ErrorType
-	Message string
+	Type    pdpb.ErrorType // what went wrong
+	Message string         // PD's words
 }
 
+// Error formats the error.
 func (e *Error) Error() string { return fmt.Sprintf("pd: %s: %s", e.Type, e.Message) }
 
 // Is matches the sentinel of e's type.

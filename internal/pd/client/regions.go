@@ -11,10 +11,10 @@ import (
 
 // Region is what PD knows about one region.
 type Region struct {
-	Meta         *kvrpcpb.Region
-	Leader       *kvrpcpb.Peer // nil: unknown
-	DownPeers    []*kvrpcpb.Peer
-	PendingPeers []*kvrpcpb.Peer
+	Meta         *kvrpcpb.Region // id, range, epoch, peers
+	Leader       *kvrpcpb.Peer   // nil: unknown
+	DownPeers    []*kvrpcpb.Peer // peers the leader has not heard from
+	PendingPeers []*kvrpcpb.Peer // peers whose raft log lags
 }
 
 var _ locate.RegionSource = (*Client)(nil)

@@ -15,91 +15,91 @@ import (
 
 // MemberJSON is a PD member.
 type MemberJSON struct {
-	Name       string   `json:"name"`
-	MemberID   uint64   `json:"member_id"`
-	PeerURLs   []string `json:"peer_urls"`
-	ClientURLs []string `json:"client_urls"`
+	Name       string   `json:"name"`        // member name
+	MemberID   uint64   `json:"member_id"`   // etcd member id
+	PeerURLs   []string `json:"peer_urls"`   // URLs of the other members' traffic
+	ClientURLs []string `json:"client_urls"` // URLs of clients' traffic (gRPC, etcd, HTTP)
 }
 
 // MembersJSON is /pd/api/v1/members.
 type MembersJSON struct {
-	Members []MemberJSON `json:"members"`
-	Leader  *MemberJSON  `json:"leader,omitempty"`
+	Members []MemberJSON `json:"members"`          // every member of the etcd cluster
+	Leader  *MemberJSON  `json:"leader,omitempty"` // the PD leader, if known
 }
 
 // StoreJSON is a store's registration.
 type StoreJSON struct {
-	ID             uint64            `json:"id"`
-	Address        string            `json:"address"`
-	StateName      string            `json:"state_name"`
-	Version        string            `json:"version,omitempty"`
-	StatusAddress  string            `json:"status_address,omitempty"`
-	StartTimestamp int64             `json:"start_timestamp,omitempty"`
-	Labels         map[string]string `json:"labels,omitempty"`
+	ID             uint64            `json:"id"`                        // store id
+	Address        string            `json:"address"`                   // gRPC address
+	StateName      string            `json:"state_name"`                // Up, Offline or Tombstone
+	Version        string            `json:"version,omitempty"`         // the store's binary version
+	StatusAddress  string            `json:"status_address,omitempty"`  // status port address
+	StartTimestamp int64             `json:"start_timestamp,omitempty"` // unix seconds the store started at
+	Labels         map[string]string `json:"labels,omitempty"`          // placement labels
 }
 
 // StoreStatusJSON is a store's last heartbeat.
 type StoreStatusJSON struct {
-	Capacity        uint64 `json:"capacity"`
-	Available       uint64 `json:"available"`
-	UsedSize        uint64 `json:"used_size"`
-	RegionCount     uint32 `json:"region_count"`
-	LeaderCount     uint32 `json:"leader_count"`
-	IsBusy          bool   `json:"is_busy,omitempty"`
-	LastHeartbeatTS string `json:"last_heartbeat_ts,omitempty"`
+	Capacity        uint64 `json:"capacity"`                    // bytes
+	Available       uint64 `json:"available"`                   // bytes
+	UsedSize        uint64 `json:"used_size"`                   // bytes
+	RegionCount     uint32 `json:"region_count"`                // peers on the store
+	LeaderCount     uint32 `json:"leader_count"`                // leaders on the store
+	IsBusy          bool   `json:"is_busy,omitempty"`           // the store said it is busy
+	LastHeartbeatTS string `json:"last_heartbeat_ts,omitempty"` // RFC 3339, set by PD
 }
 
 // StoreInfoJSON is one entry of /pd/api/v1/stores.
 type StoreInfoJSON struct {
-	Store  StoreJSON       `json:"store"`
-	Status StoreStatusJSON `json:"status"`
+	Store  StoreJSON       `json:"store"`  // registration
+	Status StoreStatusJSON `json:"status"` // last heartbeat
 }
 
 // StoresJSON is /pd/api/v1/stores.
 type StoresJSON struct {
-	Count  int             `json:"count"`
-	Stores []StoreInfoJSON `json:"stores"`
+	Count  int             `json:"count"`  // len(Stores)
+	Stores []StoreInfoJSON `json:"stores"` // by id
 }
 
 // PeerJSON is a region's peer.
 type PeerJSON struct {
-	ID      uint64 `json:"id"`
-	StoreID uint64 `json:"store_id"`
-	Role    string `json:"role_name"`
+	ID      uint64 `json:"id"`        // peer id
+	StoreID uint64 `json:"store_id"`  // store of the peer
+	Role    string `json:"role_name"` // Voter, Learner, IncomingVoter or DemotingVoter
 }
 
 // EpochJSON is a region epoch.
 type EpochJSON struct {
-	ConfVer uint64 `json:"conf_ver"`
-	Version uint64 `json:"version"`
+	ConfVer uint64 `json:"conf_ver"` // bumped by membership changes
+	Version uint64 `json:"version"`  // bumped by splits and merges
 }
 
 // DownPeerJSON is a peer the leader has not heard from.
 type DownPeerJSON struct {
-	Peer        PeerJSON `json:"peer"`
-	DownSeconds uint64   `json:"down_seconds"`
+	Peer        PeerJSON `json:"peer"`         // the silent peer
+	DownSeconds uint64   `json:"down_seconds"` // how long it has been silent
 }
 
 // RegionJSON is a region.
 type RegionJSON struct {
-	ID              uint64         `json:"id"`
-	StartKey        string         `json:"start_key"`
-	EndKey          string         `json:"end_key"`
-	Epoch           EpochJSON      `json:"epoch"`
-	Peers           []PeerJSON     `json:"peers"`
-	Leader          *PeerJSON      `json:"leader,omitempty"`
-	DownPeers       []DownPeerJSON `json:"down_peers,omitempty"`
-	PendingPeers    []PeerJSON     `json:"pending_peers,omitempty"`
-	WrittenBytes    uint64         `json:"written_bytes"`
-	WrittenKeys     uint64         `json:"written_keys"`
-	ApproximateSize uint64         `json:"approximate_size"`
-	ApproximateKeys uint64         `json:"approximate_keys"`
+	ID              uint64         `json:"id"`                      // region id
+	StartKey        string         `json:"start_key"`               // hex, inclusive; empty: -inf
+	EndKey          string         `json:"end_key"`                 // hex, exclusive; empty: +inf
+	Epoch           EpochJSON      `json:"epoch"`                   // conf_ver and version
+	Peers           []PeerJSON     `json:"peers"`                   // one per store
+	Leader          *PeerJSON      `json:"leader,omitempty"`        // nil until a heartbeat names it
+	DownPeers       []DownPeerJSON `json:"down_peers,omitempty"`    // peers the leader has not heard from
+	PendingPeers    []PeerJSON     `json:"pending_peers,omitempty"` // peers whose log lags
+	WrittenBytes    uint64         `json:"written_bytes"`           // since the previous heartbeat
+	WrittenKeys     uint64         `json:"written_keys"`            // since the previous heartbeat
+	ApproximateSize uint64         `json:"approximate_size"`        // bytes, the leader's estimate
+	ApproximateKeys uint64         `json:"approximate_keys"`        // the leader's estimate
 }
 
 // RegionsJSON is /pd/api/v1/regions.
 type RegionsJSON struct {
-	Count   int          `json:"count"`
-	Regions []RegionJSON `json:"regions"`
+	Count   int          `json:"count"`   // len(Regions)
+	Regions []RegionJSON `json:"regions"` // in key order
 }
 
 func memberJSON(m *pdpb.Member) MemberJSON {

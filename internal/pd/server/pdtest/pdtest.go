@@ -43,7 +43,7 @@ func FreePorts(n int) ([]int, error) {
 // Cluster is a set of in-process PD members.
 type Cluster struct {
 	t       testing.TB
-	Configs []server.Config
+	Configs []server.Config  // each member's config, by index
 	Servers []*server.Server // nil for a stopped member
 }
 
