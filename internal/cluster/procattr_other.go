@@ -2,7 +2,12 @@
 
 package cluster
 
-import "syscall"
+import (
+	"os/exec"
+	"syscall"
+)
 
 // childAttr keeps the child in the playground's process group.
 func childAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{} }
+
+func startCmd(cmd *exec.Cmd) error { return cmd.Start() }

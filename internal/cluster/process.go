@@ -69,7 +69,7 @@ func StartProcess(bin string, in Instance, args []string) (*Process, error) {
 	cmd.Dir = in.Dir
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.SysProcAttr = childAttr()
-	if err := cmd.Start(); err != nil {
+	if err := startCmd(cmd); err != nil {
 		return nil, fmt.Errorf("%s: start %s: %w", in.Name(), bin, err)
 	}
 	p := &Process{Inst: in, cmd: cmd, logStart: st.Size(), done: make(chan struct{})}
@@ -195,8 +195,8 @@ func tailFile(path string, n int) []string {
 
 // stopProcesses sends SIGTERM to every process, waits until they exit or
 // timeout passes (or force is closed), then kills the rest with SIGKILL
-// and waits for them.
-func stopProcesses(procs []*Process, timeout time.Duration, force <-chan struct{}) {
+// and waits for them. It returns those it had to kill.
+func stopProcesses(procs []*Process, timeout time.Duration, force <-chan struct{}) (killed []*Process) {
 	for _, p := range procs {
 		if !p.Exited() {
 			_ = p.cmd.Process.Signal(syscall.SIGTERM)
@@ -217,7 +217,9 @@ wait:
 	for _, p := range procs {
 		if !p.Exited() {
 			_ = p.cmd.Process.Signal(syscall.SIGKILL)
+			killed = append(killed, p)
 		}
 		<-p.done
 	}
+	return killed
 }
