@@ -273,7 +273,9 @@ func (pg *Playground) Stop(force <-chan struct{}) error {
 		}
 		if len(tier) > 0 {
 			fmt.Fprintf(pg.opts.Out, "Stopping %d %s process(es)\n", len(tier), role)
-			stopProcesses(tier, pg.opts.StopTimeout, force)
+			for _, p := range stopProcesses(tier, pg.opts.StopTimeout, force) {
+				fmt.Fprintf(pg.opts.Out, "%s (pid %d) did not stop after SIGTERM; killed\n", p.Inst.Name(), p.PID())
+			}
 		}
 	}
 	if pg.keep {

@@ -38,7 +38,9 @@ func TestProcessReadyAndStop(t *testing.T) {
 		t.Fatalf("store %q", m[2])
 	}
 	start := time.Now()
-	stopProcesses([]*Process{p}, 200*time.Millisecond, nil)
+	if killed := stopProcesses([]*Process{p}, 200*time.Millisecond, nil); len(killed) != 1 {
+		t.Fatalf("killed %d processes, want 1", len(killed))
+	}
 	if !p.Exited() || PIDAlive(p.PID()) {
 		t.Fatalf("pid %d survived the stop", p.PID())
 	}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"path/filepath"
 	"strconv"
+	"time"
 )
 
 // Role is the kind of a process in a cluster.
@@ -37,6 +38,10 @@ const (
 	MaxKV  = DefaultKVStatusPort - DefaultKVPort
 	MaxSQL = 50
 )
+
+// KVDrainTimeout is the --stop-timeout given to KV nodes: how long they
+// let requests finish after SIGTERM before cutting connections.
+const KVDrainTimeout = 3 * time.Second
 
 // ErrBadTopology is returned (wrapped) for counts, offsets or tags that
 // cannot be planned.
@@ -188,8 +193,11 @@ func Args(in Instance, all []Instance, configFile string) []string {
 		args = []string{"pd", "--name", in.Name(), "--data-dir", in.DataDir(),
 			"--client-urls", "http://" + in.Addr(), "--peer-urls", in.PeerURL(), "--initial-cluster", initial}
 	case RoleKV:
+		// The SQL servers stop first, so a KV node has no client
+		// requests left to drain: a short drain keeps the stop quick
+		// even while stores hold raft streams to each other.
 		args = []string{"kv", "--pd", pdAddrs, "--addr", in.Addr(), "--status-addr", in.StatusAddr(),
-			"--data-dir", in.DataDir()}
+			"--data-dir", in.DataDir(), "--stop-timeout", KVDrainTimeout.String()}
 	case RoleSQL:
 		args = []string{"sql", "--pd", pdAddrs, "--host", in.Host, "--port", strconv.Itoa(in.Port),
 			"--status-port", strconv.Itoa(in.StatusPort), "--data-dir", in.DataDir()}

@@ -88,7 +88,7 @@ func TestArgs(t *testing.T) {
 			"--initial-cluster pd-0=http://127.0.0.1:2380,pd-1=http://127.0.0.1:2382 --config /c.toml",
 		"pd-1": "pd --name pd-1 --data-dir /d/pd-1/data --client-urls http://127.0.0.1:2381 --peer-urls http://127.0.0.1:2382 " +
 			"--initial-cluster pd-0=http://127.0.0.1:2380,pd-1=http://127.0.0.1:2382 --config /c.toml",
-		"kv-0":  "kv --pd 127.0.0.1:2379,127.0.0.1:2381 --addr 127.0.0.1:20160 --status-addr 127.0.0.1:20180 --data-dir /d/kv-0/data --config /c.toml",
+		"kv-0":  "kv --pd 127.0.0.1:2379,127.0.0.1:2381 --addr 127.0.0.1:20160 --status-addr 127.0.0.1:20180 --data-dir /d/kv-0/data --stop-timeout 3s --config /c.toml",
 		"sql-0": "sql --pd 127.0.0.1:2379,127.0.0.1:2381 --host 127.0.0.1 --port 4000 --status-port 10080 --data-dir /d/sql-0/data --config /c.toml",
 	}
 	if !reflect.DeepEqual(got, want) {

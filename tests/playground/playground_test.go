@@ -108,6 +108,9 @@ func TestPlayground(t *testing.T) {
 	if _, err := os.Stat(st.Dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("data of an untagged playground not removed: %v", err)
 	}
+	if strings.Contains(pg.proc.Output(), "did not stop after SIGTERM") {
+		t.Fatalf("a child needed SIGKILL:\n%s", pg.proc.Output())
+	}
 	for _, want := range []string{"Stopping 1 sql", "Stopping 3 kv", "Stopping 1 pd", "Stopped; removed " + st.Dir} {
 		if !strings.Contains(pg.proc.Output(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, pg.proc.Output())
