@@ -355,7 +355,9 @@ type Raftstore struct {
 	// 10s).
 	SplitRegionCheckTickInterval Duration `toml:"split-region-check-tick-interval"`
 	// PDHeartbeatTickInterval is the region heartbeat period (default
-	// 60s).
+	// 10s; TiKV's is 60s, but leaders here also report at once after a
+	// leader change, conf change or split, or when a follower starts or
+	// stops lagging).
 	PDHeartbeatTickInterval Duration `toml:"pd-heartbeat-tick-interval"`
 	// PDStoreHeartbeatTickInterval is the store heartbeat period (default
 	// 10s).
@@ -517,7 +519,7 @@ func Default() *Config {
 		Raftstore: Raftstore{SyncLog: true, StorePoolSize: 2, ApplyPoolSize: 2, StoreMaxBatchSize: 256,
 			ApplyMaxBatchSize: 256, RaftBaseTickInterval: Duration(time.Second), RaftHeartbeatTicks: 2,
 			RaftElectionTimeoutTicks: 10, RaftEntryMaxSize: 8 * MiB, RaftLogGCThreshold: 50,
-			SplitRegionCheckTickInterval: Duration(10 * time.Second), PDHeartbeatTickInterval: Duration(time.Minute),
+			SplitRegionCheckTickInterval: Duration(10 * time.Second), PDHeartbeatTickInterval: Duration(10 * time.Second),
 			PDStoreHeartbeatTickInterval: Duration(10 * time.Second), HibernateRegions: true},
 		Coprocessor: Coprocessor{RegionMaxSize: 144 * MiB, RegionSplitSize: 96 * MiB,
 			RegionMaxKeys: 1440000, RegionSplitKeys: 960000},

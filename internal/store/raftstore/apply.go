@@ -331,7 +331,9 @@ func (ab *applyBatch) applyConfChange(t *applyTask, e *raftpb.Entry, cc *raftpb.
 		ab.s.onRegionChanged(p)
 		if removedSelf {
 			ab.s.destroyPeer(p, nr)
+			return
 		}
+		p.reportSoon() // PD's next operator step waits on this report
 	})
 	return applyResult{regions: []*kvrpcpb.Region{nr}}
 }
@@ -421,6 +423,7 @@ func (ab *applyBatch) applySplit(p *peer, cmd *raftserverpb.RaftCmdRequest) appl
 	p.region.Store(parent)
 	ab.s.onRegionChanged(p)
 	p.post(msgSplitDone{})
+	p.reportSoon()
 	all := append(created, parent)
 	if wasLeader {
 		ab.s.reportSplit(all)

@@ -7,12 +7,13 @@ import (
 	"testing"
 )
 
-// BenchmarkWrite measures proposals through one region of a single store
-// (the embedded server's shape) from 16 concurrent writers: raft log
-// write with fsync, apply, answer.
+// BenchmarkWrite measures proposals through one region (raft log write
+// with fsync, replication, apply, answer) with 1 or 3 replicas in one
+// process, from 1 or 16 writers (x GOMAXPROCS).
 func BenchmarkWrite(b *testing.B) {
-	for _, replicas := range []int{1, 3} {
-		b.Run(fmt.Sprintf("replicas=%d", replicas), func(b *testing.B) {
+	for _, tc := range []struct{ replicas, writers int }{{1, 1}, {1, 16}, {3, 1}, {3, 16}} {
+		replicas := tc.replicas
+		b.Run(fmt.Sprintf("replicas=%d/writers=%d", replicas, tc.writers), func(b *testing.B) {
 			c := newTestCluster(b, replicas, fastConfig())
 			l := c.leader(1)
 			ctx, err := l.s.Route(context.Background(), regionContext(l.s, 1), false)
@@ -20,7 +21,7 @@ func BenchmarkWrite(b *testing.B) {
 				b.Fatal(err)
 			}
 			var n atomic.Int64
-			b.SetParallelism(16)
+			b.SetParallelism(tc.writers)
 			b.ResetTimer()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {

@@ -7,6 +7,7 @@ import (
 
 	"go.etcd.io/raft/v3"
 	"go.etcd.io/raft/v3/raftpb"
+	"go.etcd.io/raft/v3/tracker"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
@@ -28,9 +29,11 @@ func (p *peer) leaderTick() {
 		p.sizeDiff.Store(0)
 		p.s.scheduleSplitCheck(p)
 	}
-	if p.s.pd != nil && now.Sub(p.lastPDBeat) >= cfg.PDHeartbeatInterval {
+	if p.s.pd != nil && (now.Sub(p.lastPDBeat) >= cfg.PDHeartbeatInterval || p.pendingCount() != p.lastPending) {
 		p.lastPDBeat = now
-		p.s.regionHeartbeat(p, p.heartbeatRequest())
+		req := p.heartbeatRequest()
+		p.lastPending = len(req.PendingPeers)
+		p.s.regionHeartbeat(p, req)
 	}
 }
 
@@ -88,6 +91,19 @@ func (p *peer) onCompacted(index, term uint64) {
 	}
 }
 
+// pendingCount counts the followers that are behind the log's start
+// (they need a snapshot) or receiving one: a change is reported to PD at
+// once, since its operators wait for a new peer to catch up.
+func (p *peer) pendingCount() int {
+	n := 0
+	p.rn.WithProgress(func(id uint64, _ raft.ProgressType, pr tracker.Progress) {
+		if id != p.peerID && pr.RecentActive && (pr.Match < p.ps.truncated.Index || pr.State == tracker.StateSnapshot) {
+			n++
+		}
+	})
+	return n
+}
+
 // heartbeatRequest describes the region for PD. Loop goroutine.
 func (p *peer) heartbeatRequest() *pdpb.RegionHeartbeatRequest {
 	region := p.Region()
@@ -106,11 +122,17 @@ func (p *peer) heartbeatRequest() *pdpb.RegionHeartbeatRequest {
 		}
 		if !pr.RecentActive {
 			req.DownPeers = append(req.DownPeers, &pdpb.PeerStats{Peer: peer})
-		} else if pr.Match < p.ps.truncated.Index || pr.State == 2 /* tracker.StateSnapshot */ {
+		} else if pr.Match < p.ps.truncated.Index || pr.State == tracker.StateSnapshot {
 			req.PendingPeers = append(req.PendingPeers, peer)
 		}
 	}
 	return req
+}
+
+// reportSoon makes a leader report its region to PD at its next tick
+// (after a conf change or split: PD's operators advance on reports).
+func (p *peer) reportSoon() {
+	p.post(msgCall{func() { p.lastPDBeat = time.Time{} }})
 }
 
 // regionHeartbeat sends req to PD off the loop.
@@ -316,4 +338,3 @@ func (s *Store) Campaign(regionID uint64) {
 	}
 }
 
-var _ = raft.StateLeader

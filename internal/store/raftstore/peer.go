@@ -42,6 +42,7 @@ type peer struct {
 	lastGC       time.Time
 	lastSplitChk time.Time
 	lastPDBeat   time.Time
+	lastPending  int // pending peers in the last report to PD
 	wasLeader    bool
 	peerCache    map[uint64]*kvrpcpb.Peer // senders of messages, for replies before the region is known
 	genSnap      *genSnapshot             // the last snapshot generated for followers

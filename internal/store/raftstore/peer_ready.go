@@ -192,6 +192,10 @@ func (p *peer) collectReady(wb *pebble.Batch) (readyWork, bool, error) {
 	if err := p.ps.append(wb, rd.Entries); err != nil {
 		return readyWork{}, false, err
 	}
+	// A leader's appends, heartbeats and snapshots may leave before its own
+	// log write is durable (raft thesis §10.2.1): followers persist in
+	// parallel with it. Acks and votes wait for the write (afterPersist).
+	rd.Messages = p.sendEarly(rd.Messages)
 	if dirty {
 		if err := p.ps.saveRaftState(wb); err != nil {
 			return readyWork{}, false, err
@@ -218,6 +222,26 @@ func (p *peer) onSoftState(ss *raft.SoftState) {
 		p.failAll(errUndetermined("the leader stepped down before the write applied"))
 	}
 	p.wasLeader = leader
+}
+
+// sendEarly sends the messages that need not wait for this round's raft
+// write and returns the others.
+func (p *peer) sendEarly(msgs []*raftpb.Message) []*raftpb.Message {
+	if len(msgs) == 0 {
+		return msgs
+	}
+	var early []*raftpb.Message
+	rest := msgs[:0:0]
+	for _, m := range msgs {
+		switch m.GetType() {
+		case raftpb.MsgApp, raftpb.MsgHeartbeat, raftpb.MsgSnap:
+			early = append(early, m)
+		default:
+			rest = append(rest, m)
+		}
+	}
+	p.s.sendRaftMessages(p, early)
+	return rest
 }
 
 // afterPersist sends the Ready's messages, confirms reads and hands the

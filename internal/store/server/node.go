@@ -31,8 +31,9 @@ type Options struct {
 	// raftstore); without it the node serves the single static region.
 	Router Router
 	// Register, when set, registers more services on the node's gRPC
-	// server (the raft service between stores).
-	Register func(*grpc.Server)
+	// server (the raft service between stores); their long-lived streams
+	// should end when draining is closed (GracefulStop waits for them).
+	Register func(g *grpc.Server, draining <-chan struct{})
 }
 
 // Router checks a request's routing context and returns the context the
@@ -107,7 +108,7 @@ func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *N
 	n.grpc = grpc.NewServer(append(sopts, opts.ServerOptions...)...)
 	kvrpcpb.RegisterTikvServer(n.grpc, n)
 	if opts.Register != nil {
-		opts.Register(n.grpc)
+		opts.Register(n.grpc, n.draining)
 	}
 	return n
 }

@@ -21,27 +21,43 @@ type RaftHandler interface {
 // MaxSnapshotSize bounds one received snapshot's payload.
 const MaxSnapshotSize = 2 << 30
 
-// RegisterRaftService serves the Raft service of h on g.
-func RegisterRaftService(g *grpc.Server, h RaftHandler) {
-	raftserverpb.RegisterRaftServer(g, &raftService{h: h})
+// RegisterRaftService serves the Raft service of h on g; its streams end
+// when draining is closed (the node is stopping).
+func RegisterRaftService(g *grpc.Server, h RaftHandler, draining <-chan struct{}) {
+	raftserverpb.RegisterRaftServer(g, &raftService{h: h, draining: draining})
 }
 
-type raftService struct{ h RaftHandler }
+type raftService struct {
+	h        RaftHandler
+	draining <-chan struct{}
+}
 
 // Raft implements raftserverpb.RaftServer: a long-lived stream of
-// message batches from one store.
+// message batches from one store. It ends when the sender closes it or
+// this node starts stopping (the sender reconnects elsewhere or later).
 func (r *raftService) Raft(stream raftserverpb.Raft_RaftServer) error {
-	for {
-		b, err := stream.Recv()
-		if errors.Is(err, io.EOF) {
-			return stream.SendAndClose(&raftserverpb.Done{})
+	errc := make(chan error, 1)
+	go func() {
+		for {
+			b, err := stream.Recv()
+			if errors.Is(err, io.EOF) {
+				errc <- stream.SendAndClose(&raftserverpb.Done{})
+				return
+			}
+			if err != nil {
+				errc <- err
+				return
+			}
+			for _, m := range b.GetMsgs() {
+				r.h.OnRaftMessage(m)
+			}
 		}
-		if err != nil {
-			return err
-		}
-		for _, m := range b.GetMsgs() {
-			r.h.OnRaftMessage(m)
-		}
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-r.draining:
+		return status.Error(codes.Unavailable, "store is stopping")
 	}
 }
 

@@ -138,7 +138,7 @@ func OpenStoreNode(ctx context.Context, cfg StoreConfig, pd ClusterPD, trans raf
 	rs.SetMaxTSUpdater(storage.ConcurrencyManager())
 	node := NewNodeWithOptions(storage, cfg.Addr, Options{
 		Logger: cfg.Logger, Router: rs,
-		Register: func(g *grpc.Server) { RegisterRaftService(g, rs) },
+		Register: func(g *grpc.Server, draining <-chan struct{}) { RegisterRaftService(g, rs, draining) },
 	})
 	rs.Start()
 	return &StoreNode{ID: ident.GetStoreId(), Store: rs, Storage: storage, Node: node, kv: kv, raftdb: raftdb, trans: trans}, nil
