@@ -7,19 +7,19 @@
 // unchanged on top of it (TiKV's RaftKv): a read takes a linearizable
 // kvdb snapshot, a write proposes its batch and returns once applied.
 //
-//	 gRPC (kvrpc)          Route: store, region, epoch, leader, max_ts
-//	      │                         │
-//	 store/txn.Storage ── Snapshot ─┤ lease valid? kvdb snapshot
-//	      │                         └ else ReadIndex round, wait applied
-//	      └─ Write ─► proposal ─► peer mailbox ─► raft loop (N = store-pool-size)
-//	                                   │ per round: drain mailboxes, Step/Propose,
-//	                                   │ Ready of every busy peer → ONE raftdb
-//	                                   │ batch, ONE fsync (raftstore.sync-log),
-//	                                   │ send messages, Advance
-//	                                   ▼
-//	                       apply worker (N = apply-pool-size)
-//	                         many peers' committed entries → ONE kvdb batch
-//	                         with their apply states; then answers
+//	gRPC (kvrpc)          Route: store, region, epoch, leader, max_ts
+//	     │                         │
+//	store/txn.Storage ── Snapshot ─┤ lease valid? kvdb snapshot
+//	     │                         └ else ReadIndex round, wait applied
+//	     └─ Write ─► proposal ─► peer mailbox ─► raft loop (N = store-pool-size)
+//	                                  │ per round: drain mailboxes, Step/Propose,
+//	                                  │ Ready of every busy peer → ONE raftdb
+//	                                  │ batch, ONE fsync (raftstore.sync-log),
+//	                                  │ send messages, Advance
+//	                                  ▼
+//	                      apply worker (N = apply-pool-size)
+//	                        many peers' committed entries → ONE kvdb batch
+//	                        with their apply states; then answers
 //
 // # Invariants
 //

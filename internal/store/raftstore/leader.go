@@ -337,4 +337,3 @@ func (s *Store) Campaign(regionID uint64) {
 		p.post(msgCampaign{})
 	}
 }
-
