@@ -22,8 +22,8 @@ var notBuilt = map[string]string{
 
 func commands() map[string]command {
 	cmds := map[string]command{
-		"kv":         {"storage node: transactional KV API over gRPC", runKV},
-		"sql":        {"SQL server over a strata kv node (--store ADDR)", runSQL},
+		"kv":         {"storage node: regions replicated by Raft (--pd ADDRS), or one region alone", runKV},
+		"sql":        {"stateless SQL server of a cluster (--pd ADDRS), or over one kv node (--store ADDR)", runSQL},
 		"server":     {"embedded single node: SQL + KV + TSO in one process, data in one folder", runServer},
 		"version":    {"print the version", runVersion},
 		"bench":      {"workloads against a running cluster (kv today; sysbench and TPC-C later)", runBench},
