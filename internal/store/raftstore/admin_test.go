@@ -245,3 +245,22 @@ func TestRemovedWhileDown(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestSnapToTable(t *testing.T) {
+	tbl := func(id byte, rest string) []byte {
+		return append([]byte{'t', 0x80, 0, 0, 0, 0, 0, 0, id}, rest...)
+	}
+	for _, tc := range []struct {
+		key, prev, want []byte
+	}{
+		{tbl(4, "_r\x80\x01"), nil, tbl(4, "")},                    // cut before table 4
+		{tbl(4, "_r\x80\x01"), tbl(4, "_i"), tbl(4, "_r\x80\x01")}, // table 4 started before: cut inside
+		{tbl(4, "_r\x80\x01"), tbl(3, "_r"), tbl(4, "")},           // previous cut in table 3
+		{[]byte("m\x00meta"), nil, []byte("m\x00meta")},            // not a table key
+		{tbl(4, ""), tbl(4, ""), tbl(4, "")},                       // already at the boundary
+	} {
+		if got := snapToTable(tc.key, tc.prev); !bytes.Equal(got, tc.want) {
+			t.Errorf("snapToTable(%q, %q) = %q, want %q", tc.key, tc.prev, got, tc.want)
+		}
+	}
+}

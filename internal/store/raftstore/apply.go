@@ -248,10 +248,16 @@ func (ab *applyBatch) applyWrite(p *peer, cmd *raftserverpb.RaftCmdRequest) appl
 	if cmd.GetHeader().GetRegionEpoch().GetVersion() != region.GetRegionEpoch().GetVersion() {
 		return applyResult{err: errEpochNotMatch("region changed before the write applied", region)}
 	}
-	var n uint64
-	defer func() { p.sizeDiff.Add(n) }()
+	var n, keys uint64
+	defer func() {
+		p.sizeDiff.Add(n)
+		p.keysDiff.Add(keys)
+	}()
 	for _, op := range cmd.GetOps() {
 		n += uint64(len(op.GetKey()) + len(op.GetValue()))
+		if k := op.GetKey(); len(k) > 0 && k[0] == 'w' && engine.OpKind(op.GetKind()) == engine.OpPut {
+			keys++ // a write record: at most one new user key
+		}
 		var err error
 		switch engine.OpKind(op.GetKind()) {
 		case engine.OpPut:

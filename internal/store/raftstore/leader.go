@@ -23,10 +23,8 @@ func (p *peer) leaderTick() {
 		p.lastGC = now
 		p.maybeCompactLog()
 	}
-	if p.s.pd != nil && now.Sub(p.lastSplitChk) >= cfg.SplitCheckInterval && !p.pendingSplit &&
-		p.sizeDiff.Load() >= cfg.RegionSplitSize/16 {
+	if p.s.pd != nil && now.Sub(p.lastSplitChk) >= cfg.SplitCheckInterval && !p.pendingSplit && p.needsMeasure() {
 		p.lastSplitChk = now
-		p.sizeDiff.Store(0)
 		p.s.scheduleSplitCheck(p)
 	}
 	if p.s.pd != nil && (now.Sub(p.lastPDBeat) >= cfg.PDHeartbeatInterval || p.pendingCount() != p.lastPending) {
@@ -35,6 +33,15 @@ func (p *peer) leaderTick() {
 		p.lastPending = len(req.PendingPeers)
 		p.s.regionHeartbeat(p, req)
 	}
+}
+
+// needsMeasure reports whether the region's size must be measured (it
+// never was, or its estimate reached a split threshold).
+func (p *peer) needsMeasure() bool {
+	cfg := &p.s.cfg
+	return !p.measured.Load() ||
+		p.approxSize.Load()+p.sizeDiff.Load() >= cfg.RegionMaxSize ||
+		p.approxKeys.Load()+p.keysDiff.Load() >= cfg.RegionMaxKeys
 }
 
 // maybeCompactLog proposes truncating the log below what every follower

@@ -61,12 +61,16 @@ type peer struct {
 	destroyed   atomic.Bool
 	approxSize  atomic.Uint64
 	approxKeys  atomic.Uint64
-	// splitChecking is set while a split check of the region runs;
-	// sizeDiff counts the bytes applied since the last check (a check
-	// runs only after RegionSplitSize/16 of them, TiKV's
-	// region_split_check_diff).
+	// splitChecking is set while a split check of the region runs.
+	// approxSize and approxKeys are the last measurement; sizeDiff and
+	// keysDiff count the bytes and write records applied since (an
+	// over-estimate: overwrites and deletes count as growth). A region is
+	// measured (scanned) once, then again only when the estimate reaches
+	// RegionMaxSize or RegionMaxKeys.
 	splitChecking atomic.Bool
+	measured      atomic.Bool
 	sizeDiff      atomic.Uint64
+	keysDiff      atomic.Uint64
 
 	ap *applyState // apply worker
 

@@ -19,11 +19,15 @@ func (s *Store) scheduleSplitCheck(p *peer) {
 		return
 	}
 	region := p.Region()
+	// What applies from now on counts towards the next estimate.
+	p.sizeDiff.Store(0)
+	p.keysDiff.Store(0)
 	go func() {
 		defer p.splitChecking.Store(false)
 		size, keys, splitKeys := s.measureRegion(region)
 		p.approxSize.Store(size)
 		p.approxKeys.Store(keys)
+		p.measured.Store(true)
 		if len(splitKeys) == 0 {
 			return
 		}
@@ -94,12 +98,18 @@ func (s *Store) measureRegion(region *kvrpcpb.Region) (size, keys uint64, splitK
 	// Scale write-space bytes to the whole region's.
 	scale := float64(size) / float64(max(writeBytes, 1))
 	var nextBytes, nextKeys = float64(cfg.RegionSplitSize), cfg.RegionSplitKeys
+	prev := region.GetStartKey()
 	for _, m := range marks {
 		if float64(m.bytes)*scale >= nextBytes || m.keys >= nextKeys {
 			if size-uint64(float64(m.bytes)*scale) < cfg.RegionSplitSize/4 && keys-m.keys < cfg.RegionSplitKeys/4 {
 				break // leave no tiny tail region
 			}
-			splitKeys = append(splitKeys, m.key)
+			k := snapToTable(m.key, prev)
+			if bytes.Compare(k, prev) <= 0 {
+				continue
+			}
+			splitKeys = append(splitKeys, k)
+			prev = k
 			nextBytes = float64(m.bytes)*scale + float64(cfg.RegionSplitSize)
 			nextKeys = m.keys + cfg.RegionSplitKeys
 			if len(splitKeys) == maxSplitKeys {
@@ -108,4 +118,25 @@ func (s *Store) measureRegion(region *kvrpcpb.Region) (size, keys uint64, splitK
 		}
 	}
 	return size, keys, splitKeys
+}
+
+// tablePrefixLen is the length of the prefix every key of one SQL table
+// starts with: 't' and the table id in 8 memcomparable bytes (see
+// internal/codec).
+const tablePrefixLen = 9
+
+// snapToTable moves a split key back to the start of the SQL table it
+// falls in, when that table starts after prev (the region's start or the
+// previous cut): a table then lives in one region, its rows and index
+// entries together, so a one-row write stays a one-region (1PC)
+// transaction. A table bigger than a region is cut inside (key kept).
+func snapToTable(key, prev []byte) []byte {
+	if len(key) < tablePrefixLen || key[0] != 't' {
+		return key
+	}
+	start := key[:tablePrefixLen]
+	if bytes.Compare(start, prev) > 0 {
+		return bytes.Clone(start)
+	}
+	return key
 }

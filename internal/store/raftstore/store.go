@@ -399,7 +399,6 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bo
 	ps.snapshot = p.snapshotForRaft
 	p.region.Store(region)
 	p.initialized.Store(initialized)
-	p.sizeDiff.Store(s.cfg.RegionSplitSize) // measure once when first leading
 	p.term.Store(ps.hardState.GetTerm())
 	p.appliedIdx.Store(ap.applied)
 	p.appliedTerm.Store(ap.appliedT)
