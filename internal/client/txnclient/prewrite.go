@@ -25,7 +25,9 @@ func (cm *committer) prewriteBatch(bo *locate.Backoffer, b batch) error {
 				return cm.reprewrite(bo, b)
 			}
 			if errors.Is(err, locate.ErrNoReply) {
-				if cm.asyncCommit.Load() || cm.onePC.Load() {
+				// Decided by what this request asked for: another batch's
+				// reply may have changed the committer's flags since.
+				if req.GetUseAsyncCommit() || req.GetTryOnePc() {
 					// The prewrite may have committed the txn.
 					cm.undetermined.Store(true)
 					return err

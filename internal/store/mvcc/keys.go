@@ -185,3 +185,19 @@ func DecodeWriteUserKey(ek []byte) (key []byte, ok bool) {
 func WriteSpaceBounds(start, end []byte) (lo, hi []byte) {
 	return encodedRangeBound(prefixWrite, start, false), encodedRangeBound(prefixWrite, end, true)
 }
+
+// UserKeyOf returns the user key an engine key of the lock, write or data
+// space belongs to (ok false for other keys).
+func UserKeyOf(ek []byte) (key []byte, ok bool) {
+	if len(ek) == 0 {
+		return nil, false
+	}
+	switch ek[0] {
+	case prefixLock:
+		return ek[1:], true
+	case prefixWrite, prefixData:
+		_, k, _, err := DecodeVersionedKey(ek)
+		return k, err == nil
+	}
+	return nil, false
+}

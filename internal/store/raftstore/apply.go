@@ -160,6 +160,9 @@ func (ab *applyBatch) run(t *applyTask) {
 		}
 		if e.GetIndex() != p.ap.applied+1 {
 			ab.s.fatal(p, "apply", fmt.Errorf("entry %d after applied %d", e.GetIndex(), p.ap.applied))
+			if t.done != nil {
+				close(t.done)
+			}
 			return
 		}
 		ab.applyEntry(t, e)
@@ -229,13 +232,13 @@ func (ab *applyBatch) applyEntry(t *applyTask, e *raftpb.Entry) {
 // finish queues the answer for the proposal id, if this peer made it in
 // the entry's term.
 func (ab *applyBatch) finish(p *peer, id, term uint64, res applyResult) {
-	prop := p.takeProposal(id)
+	// Only the proposal made in the entry's term is answered by it; one of
+	// another term with the same id is left to failStale.
+	prop := p.takeProposalInTerm(id, term)
 	if prop == nil {
 		return
 	}
-	if prop.term != term {
-		res = applyResult{err: errStaleCommand()}
-	} else if res.err == nil {
+	if res.err == nil {
 		sentAt := prop.proposedAt
 		ab.after = append(ab.after, func() { p.renewLease(term, sentAt) })
 	}
@@ -419,7 +422,9 @@ func (ab *applyBatch) applySplit(p *peer, cmd *raftserverpb.RaftCmdRequest) appl
 	ab.putRegionState(parent, raftserverpb.PeerState_Normal)
 	p.ap.region = parent
 	ab.putApplyState(p)
-	ab.flush(false)
+	// Synced: the children's raft states are written (synced) next, and a
+	// replay of an unsynced split after a crash must not meet them.
+	ab.flush(true)
 	wasLeader := p.isLeader.Load()
 	// Children first: until the parent shrinks it still covers their
 	// ranges, so no message can create an empty peer for them meanwhile.

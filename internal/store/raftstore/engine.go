@@ -2,6 +2,7 @@ package raftstore
 
 import (
 	"context"
+	"math/rand/v2"
 	"sync/atomic"
 
 	"go.etcd.io/raft/v3/raftpb"
@@ -80,7 +81,7 @@ func (s *Store) Snapshot(ctx context.Context) (engine.Snapshot, error) {
 	p := rt.p
 	if p.leaseValid() {
 		s.metrics.leaseRead()
-		return s.kv.Snapshot(ctx)
+		return s.checkedSnapshot(ctx, rt)
 	}
 	s.metrics.readIndex()
 	type res struct {
@@ -103,10 +104,35 @@ func (s *Store) Snapshot(ctx context.Context) (engine.Snapshot, error) {
 	if err := p.waitApplied(ctx, r.index); err != nil {
 		return nil, err
 	}
-	return s.kv.Snapshot(ctx)
+	return s.checkedSnapshot(ctx, rt)
 }
 
-var proposalIDs atomic.Uint64
+// checkedSnapshot takes the kvdb snapshot for a routed read, then checks
+// the region did not change under it (a split or removal applied between
+// the route check and the snapshot: the read may miss writes the new
+// regions took elsewhere), and bounds its iterators to the region.
+func (s *Store) checkedSnapshot(ctx context.Context, rt *route) (engine.Snapshot, error) {
+	snap, err := s.kv.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p := rt.p
+	region := p.Region()
+	if p.destroyed.Load() || region.GetRegionEpoch().GetVersion() != rt.rc.GetRegionEpoch().GetVersion() {
+		snap.Close()
+		return nil, errEpochNotMatch("the region changed while the read started", s.siblings(region)...)
+	}
+	return newRegionSnapshot(snap, region), nil
+}
+
+// proposalIDs numbers proposals. It starts at a random point so that ids
+// of different stores and of earlier runs of this one (entries of their
+// terms still in the log) do not collide with this run's.
+var proposalIDs = func() *atomic.Uint64 {
+	var a atomic.Uint64
+	a.Store(rand.Uint64() >> 1)
+	return &a
+}()
 
 // Write implements engine.Engine: the batch is proposed to the routed
 // region's raft group and Write returns once it applied on this peer
@@ -119,6 +145,9 @@ func (s *Store) Write(ctx context.Context, b *engine.Batch) error {
 	}
 	if b.Empty() {
 		return nil
+	}
+	if err := checkKeysInRegion(b, rt.p.Region()); err != nil {
+		return err
 	}
 	ops := make([]*raftserverpb.WriteOp, 0, b.Len())
 	for _, op := range b.Ops() {
@@ -143,11 +172,15 @@ func (s *Store) propose(ctx context.Context, p *peer, cmd *raftserverpb.RaftCmdR
 		prop.cc = cc
 	}
 	p.post(prop)
+	// Wait for the final answer even past ctx's deadline: the caller holds
+	// the keys' latches, and releasing them while the write may still
+	// apply would let another command decide on a state about to change.
+	// Every proposal is answered within bounded time: applied, StaleCommand
+	// when a newer term applies, UndeterminedResult when the leader steps
+	// down (CheckQuorum bounds that) or the peer goes away.
 	select {
 	case r := <-ch:
 		return r, r.err
-	case <-ctx.Done():
-		return applyResult{}, errUndetermined("timed out waiting for the write to apply: " + ctx.Err().Error())
 	case <-s.stopped:
 		return applyResult{}, errUndetermined("store stopped")
 	}

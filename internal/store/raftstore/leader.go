@@ -55,14 +55,21 @@ func (p *peer) maybeCompactLog() {
 	}
 	st := p.rn.Status()
 	minMatch := applied
+	snapFloor := applied // a follower being sent a snapshot needs what follows it
 	for id, pr := range st.Progress {
-		if id != p.peerID && pr.Match < minMatch {
+		if id == p.peerID {
+			continue
+		}
+		if pr.Match < minMatch {
 			minMatch = pr.Match
+		}
+		if pr.State == tracker.StateSnapshot && pr.PendingSnapshot < snapFloor {
+			snapFloor = pr.PendingSnapshot
 		}
 	}
 	idx := minMatch
 	if p.ps.lastIndex-first > p.s.cfg.RaftLogGCCountLimit {
-		idx = applied
+		idx = min(applied, snapFloor)
 	}
 	if idx <= first || idx-first < p.s.cfg.RaftLogGCThreshold/2 {
 		return

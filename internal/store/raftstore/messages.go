@@ -85,7 +85,8 @@ func (s *Store) OnRaftMessage(m *raftserverpb.RaftMessage) {
 		switch {
 		case p.peerID == m.GetToPeer().GetId():
 			if m.GetIsTombstone() {
-				s.destroyPeer(p, nil)
+				// On the peer's loop, so no round of it runs meanwhile.
+				p.post(msgCall{func() { s.destroyPeer(p, nil) }})
 				return
 			}
 			if s.replyTombstone(p, m) {

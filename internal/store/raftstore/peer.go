@@ -32,21 +32,22 @@ type peer struct {
 	mbox mailbox
 
 	// loop
-	rn           *raft.RawNode
-	ps           *peerStorage
-	readQueue    []*readReq // waiting for the next ReadIndex round
-	readRounds   map[uint64]*readRound
-	nextReadID   uint64
-	pendingConf  bool // a conf change is proposed and not yet applied
-	pendingSplit bool // a split is proposed and not yet applied
-	lastGC       time.Time
-	lastSplitChk time.Time
-	lastPDBeat   time.Time
-	lastPending  int // pending peers in the last report to PD
-	wasLeader    bool
-	peerCache    map[uint64]*kvrpcpb.Peer // senders of messages, for replies before the region is known
-	genSnap      *genSnapshot             // the last snapshot generated for followers
-	generating   bool
+	rn             *raft.RawNode
+	ps             *peerStorage
+	readQueue      []*readReq // waiting for the next ReadIndex round
+	readRounds     map[uint64]*readRound
+	nextReadID     uint64
+	pendingConf    bool // a conf change is proposed and not yet applied
+	pendingSplit   bool // a split is proposed and not yet applied
+	lastGC         time.Time
+	lastSplitChk   time.Time
+	lastPDBeat     time.Time
+	lastPending    int // pending peers in the last report to PD
+	wasLeader      bool
+	voteBlockUntil int64                    // store-clock ns; see createPeer
+	peerCache      map[uint64]*kvrpcpb.Peer // senders of messages, for replies before the region is known
+	genSnap        *genSnapshot             // the last snapshot generated for followers
+	generating     bool
 
 	region      atomic.Pointer[kvrpcpb.Region] // as applied
 	initialized atomic.Bool                    // has a key range (not created from a message)
@@ -58,9 +59,14 @@ type peer struct {
 	leaseUntil  atomic.Int64  // store-clock ns; valid only for leaseTerm
 	leaseTerm   atomic.Uint64 // term the lease was granted in
 	maxTSTerm   atomic.Uint64 // term in which max_ts was synced from the TSO
-	destroyed   atomic.Bool
-	approxSize  atomic.Uint64
-	approxKeys  atomic.Uint64
+	// leaseSuspect (store-clock ns): no lease reads or renewals before it
+	// (a leader transfer is under way). splitting: a split is proposed and
+	// not applied here; the children may take writes elsewhere first.
+	leaseSuspect atomic.Int64
+	splitting    atomic.Bool
+	destroyed    atomic.Bool
+	approxSize   atomic.Uint64
+	approxKeys   atomic.Uint64
 	// splitChecking is set while a split check of the region runs.
 	// approxSize and approxKeys are the last measurement; sizeDiff and
 	// keysDiff count the bytes and write records applied since (an
@@ -150,13 +156,14 @@ func (p *peer) leaseValid() bool {
 	if !p.isLeader.Load() {
 		return false
 	}
-	t := p.term.Load()
-	return p.leaseTerm.Load() == t && p.appliedTerm.Load() == t && p.s.now() < p.leaseUntil.Load()
+	t, now := p.term.Load(), p.s.now()
+	return p.leaseTerm.Load() == t && p.appliedTerm.Load() == t && now < p.leaseUntil.Load() &&
+		now >= p.leaseSuspect.Load() && !p.splitting.Load()
 }
 
 // renewLease extends the lease to sentAt + maxLease if term is current.
 func (p *peer) renewLease(term uint64, sentAt int64) {
-	if term != p.term.Load() || !p.isLeader.Load() {
+	if term != p.term.Load() || !p.isLeader.Load() || p.s.now() < p.leaseSuspect.Load() {
 		return
 	}
 	until := sentAt + int64(p.s.cfg.maxLease())
@@ -230,6 +237,19 @@ func (p *peer) takeProposal(id uint64) *proposal {
 	return prop
 }
 
+// takeProposalInTerm removes and returns the proposal with id if it was
+// made in term.
+func (p *peer) takeProposalInTerm(id, term uint64) *proposal {
+	p.propMu.Lock()
+	defer p.propMu.Unlock()
+	prop := p.proposals[id]
+	if prop == nil || prop.term != term {
+		return nil
+	}
+	delete(p.proposals, id)
+	return prop
+}
+
 // failStale answers StaleCommand to every proposal made in a term below
 // term: an entry of term has applied, so every entry of an older term
 // that will ever commit has applied before it.
@@ -245,6 +265,19 @@ func (p *peer) failStale(term uint64) {
 	p.propMu.Unlock()
 	for _, prop := range stale {
 		prop.done(applyResult{err: errStaleCommand()})
+	}
+}
+
+// failMailbox answers err to the proposals and reads still queued for
+// the loop of a peer that stopped.
+func (p *peer) failMailbox(err error) {
+	for _, it := range p.mbox.drain(nil) {
+		switch m := it.(type) {
+		case *proposal:
+			m.done(applyResult{err: err})
+		case *readReq:
+			m.done(0, err)
+		}
 	}
 }
 

@@ -44,6 +44,9 @@ func (p *peer) handle(it any) {
 			}
 			p.peerCache[from.GetId()] = from
 		}
+		if t := m.GetMessage().GetType(); (t == raftpb.MsgVote || t == raftpb.MsgPreVote) && p.s.now() < p.voteBlockUntil {
+			return
+		}
 		if err := p.rn.Step(m.GetMessage()); err != nil {
 			p.s.log.Debug("raft step", "region", p.regionID, "err", err)
 		}
@@ -52,8 +55,11 @@ func (p *peer) handle(it any) {
 	case *readReq:
 		p.readQueue = append(p.readQueue, m)
 	case msgTransferLeader:
+		// The transferee may win before our lease would end: no lease
+		// reads, and no renewal, for an election timeout.
+		p.leaseSuspect.Store(p.s.now() + int64(p.s.cfg.ElectionTicks)*int64(p.s.cfg.TickInterval))
+		p.leaseTerm.Store(0)
 		p.rn.TransferLeader(m.to)
-		p.leaseTerm.Store(0) // the transferee may win before our lease ends
 	case msgSnapStatus:
 		st := raft.SnapshotFinish
 		if m.failed {
@@ -74,6 +80,7 @@ func (p *peer) handle(it any) {
 		p.pendingConf = false
 	case msgSplitDone:
 		p.pendingSplit = false
+		p.splitting.Store(false)
 	case msgCall:
 		m.fn()
 	}
@@ -129,8 +136,15 @@ func (p *peer) propose(prop *proposal) {
 		return
 	}
 	admin := prop.cmd.GetAdmin()
-	if admin != nil && (p.pendingConf || p.pendingSplit) {
+	if t := admin.GetCmdType(); (t == raftserverpb.AdminCmdType_ChangePeer || t == raftserverpb.AdminCmdType_BatchSplit) &&
+		(p.pendingConf || p.pendingSplit) {
 		prop.done(applyResult{err: errServerIsBusy("an epoch-changing command is in flight")})
+		return
+	}
+	if prop.cc != nil && p.appliedTerm.Load() != p.term.Load() {
+		// A new leader's raft turns a conf change into an empty entry until
+		// the earlier ones applied; wait until it applied its own entry.
+		prop.done(applyResult{err: errServerIsBusy("the new leader has not applied its first entry")})
 		return
 	}
 	prop.term = p.term.Load()
@@ -157,6 +171,7 @@ func (p *peer) propose(prop *proposal) {
 		p.pendingConf = true
 	case raftserverpb.AdminCmdType_BatchSplit:
 		p.pendingSplit = true
+		p.splitting.Store(true) // no lease reads until it applied
 	}
 }
 
@@ -216,6 +231,7 @@ func (p *peer) onSoftState(ss *raft.SoftState) {
 	}
 	if !leader && p.wasLeader {
 		p.pendingConf, p.pendingSplit = false, false
+		p.splitting.Store(false)
 		p.failReads(errNotLeader(p.regionID, p.leaderPeer()))
 		// Proposals of the lost term may still commit under the next
 		// leader, or be overwritten: their callers cannot know which.

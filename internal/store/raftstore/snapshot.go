@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"go.etcd.io/raft/v3"
@@ -33,7 +34,11 @@ type snapKey struct{ region, index, term uint64 }
 type receivedSnap struct {
 	data    *raftserverpb.SnapshotData
 	payload []byte
+	at      time.Time
 }
+
+// snapshotKeep is how long a received snapshot waits for raft to apply it.
+const snapshotKeep = 2 * time.Minute
 
 // snapshotForRaft is peerStorage.Snapshot: the generated snapshot if it
 // is recent enough, else generation starts and raft retries later. Loop
@@ -149,9 +154,20 @@ func (s *Store) OnSnapshot(m *raftserverpb.RaftMessage, payload []byte) error {
 	if data.GetRegion().GetId() != m.GetRegionId() || findPeer(data.GetRegion(), m.GetToPeer().GetId()) == nil {
 		return errors.New("raftstore: snapshot does not name its target peer")
 	}
+	r := data.GetRegion()
+	if s.overlapsInitialized(r.GetId(), r.GetStartKey(), r.GetEndKey()) {
+		// Raft must not accept it: applying it would fail.
+		return errors.New("raftstore: snapshot overlaps a region of this store")
+	}
 	key := snapKey{m.GetRegionId(), md.GetIndex(), md.GetTerm()}
+	now := time.Now()
 	s.mu.Lock()
-	s.mu.snaps[key] = &receivedSnap{data: data, payload: payload}
+	for k, rs := range s.mu.snaps {
+		if now.Sub(rs.at) > snapshotKeep {
+			delete(s.mu.snaps, k) // raft never applied it
+		}
+	}
+	s.mu.snaps[key] = &receivedSnap{data: data, payload: payload, at: now}
 	s.mu.Unlock()
 	s.metrics.snapshotReceived()
 	s.OnRaftMessage(m)

@@ -188,8 +188,10 @@ func (s *Store) fatal(p *peer, what string, err error) {
 		return
 	}
 	s.log.Error("raftstore: "+what+" failed; peer stopped", "region", p.regionID, "err", err)
-	p.destroyed.Store(true)
-	p.failAll(err)
+	// Unregistered (its data stays): messages no longer pile up in a
+	// mailbox nobody drains, and a later peer of the region can be made.
+	s.removePeer(p)
+	p.failMailbox(err)
 }
 
 // peer returns the peer of region id, or nil.
@@ -266,6 +268,11 @@ func Bootstrap(kv *engine.Pebble, raftdb *pebble.DB, region *kvrpcpb.Region) err
 // bootstrap or split: log at (5, 5), committed. A hard state a peer
 // created from a message already persisted (its vote) is kept.
 func writeInitialRaftState(raftdb *pebble.DB, regionID uint64, prev *raftpb.HardState) error {
+	if cur, err := loadRaftState(raftdb, regionID); err != nil {
+		return err
+	} else if cur.GetLastIndex() >= raftInitLogIndex {
+		return nil // the peer already ran (a split replayed after a crash)
+	}
 	hs := &raftpb.HardState{Term: proto.Uint64(raftInitLogTerm), Commit: proto.Uint64(raftInitLogIndex), Vote: proto.Uint64(0)}
 	if prev.GetTerm() > raftInitLogTerm {
 		hs.Term, hs.Vote = proto.Uint64(prev.GetTerm()), proto.Uint64(prev.GetVote())
@@ -369,6 +376,12 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bo
 			// A snapshot applied to kvdb before raftdb recorded it.
 			ps.lastIndex, ps.lastTerm = ps.truncated.Index, ps.truncated.Term
 		}
+		if as.GetAppliedIndex() > ps.lastIndex {
+			// kvdb got ahead of an unsynced raft log (sync-log = false):
+			// restart the log at what is applied.
+			ps.truncated = truncState{as.GetAppliedIndex(), as.GetAppliedTerm()}
+			ps.lastIndex, ps.lastTerm = ps.truncated.Index, ps.truncated.Term
+		}
 		if ps.hardState.GetCommit() < as.GetAppliedIndex() {
 			ps.hardState.Commit = proto.Uint64(as.GetAppliedIndex())
 		}
@@ -399,6 +412,12 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bo
 	ps.snapshot = p.snapshotForRaft
 	p.region.Store(region)
 	p.initialized.Store(initialized)
+	if initialized && len(region.GetPeers()) > 1 {
+		// A restarted peer forgot the leader it followed: it grants no
+		// vote for an election timeout, so it cannot help elect a rival
+		// while the old leader's lease may still hold (TiKV #15035).
+		p.voteBlockUntil = s.now() + int64(s.cfg.ElectionTicks)*int64(s.cfg.TickInterval)
+	}
 	p.term.Store(ps.hardState.GetTerm())
 	p.appliedIdx.Store(ap.applied)
 	p.appliedTerm.Store(ap.appliedT)
@@ -500,7 +519,8 @@ func (s *Store) removePeer(p *peer) {
 	s.reindexLocked()
 	s.mu.Unlock()
 	p.loop.remove(p)
-	p.failAll(errRegionNotFound(p.regionID))
+	// Its proposals may still commit under the remaining peers.
+	p.failAll(errUndetermined("the peer was removed before the write applied"))
 }
 
 // overlapsInitialized reports whether an initialized peer other than
