@@ -160,14 +160,19 @@ func (s *Store) Write(ctx context.Context, b *engine.Batch) error {
 		},
 		Ops: ops,
 	}
-	_, err := s.propose(ctx, p, cmd, nil)
+	_, err := s.proposeOpts(ctx, p, cmd, nil, b.NoSync)
 	return err
 }
 
 // propose hands cmd to p's raft group and waits for its apply.
 func (s *Store) propose(ctx context.Context, p *peer, cmd *raftserverpb.RaftCmdRequest, cc *raftpb.ConfChangeV2) (applyResult, error) {
+	return s.proposeOpts(ctx, p, cmd, cc, false)
+}
+
+// proposeOpts is propose with the write's NoSync flag.
+func (s *Store) proposeOpts(ctx context.Context, p *peer, cmd *raftserverpb.RaftCmdRequest, cc *raftpb.ConfChangeV2, noSync bool) (applyResult, error) {
 	ch := make(chan applyResult, 1)
-	prop := &proposal{id: proposalIDs.Add(1), cmd: cmd, done: func(r applyResult) { ch <- r }}
+	prop := &proposal{id: proposalIDs.Add(1), cmd: cmd, noSync: noSync, done: func(r applyResult) { ch <- r }}
 	if cc != nil {
 		prop.cc = cc
 	}

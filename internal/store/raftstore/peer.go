@@ -102,7 +102,10 @@ type proposal struct {
 	cc         *raftpb.ConfChangeV2 // set for a conf change
 	term       uint64
 	proposedAt int64 // store-clock ns
-	done       func(res applyResult)
+	// noSync: losing this write in a crash is acceptable (a pessimistic
+	// lock: a lost one aborts its txn at prewrite); see peer.canSkipSync.
+	noSync bool
+	done   func(res applyResult)
 }
 
 // applyResult is the outcome of one applied command.
@@ -235,6 +238,35 @@ func (p *peer) takeProposal(id uint64) *proposal {
 	delete(p.proposals, id)
 	p.propMu.Unlock()
 	return prop
+}
+
+// canSkipSync reports whether the raft-log write of ents may skip the
+// fsync: only in a region whose one voter is this peer (the embedded
+// server), and only when every entry is a proposal marked noSync. A lost
+// unsynced tail is then as if never proposed (a later synced write makes
+// everything before it durable, so the log has no holes; kvdb ahead of
+// the log restarts the log at its apply state). Groups with followers
+// always sync: an acknowledged entry must survive on a quorum.
+func (p *peer) canSkipSync(ents []*raftpb.Entry) bool {
+	if len(ents) == 0 {
+		return false
+	}
+	r := p.Region()
+	if len(r.GetPeers()) != 1 || r.GetPeers()[0].GetId() != p.peerID {
+		return false
+	}
+	p.propMu.Lock()
+	defer p.propMu.Unlock()
+	for _, e := range ents {
+		if e.GetType() != raftpb.EntryNormal || len(e.GetData()) < 8 {
+			return false
+		}
+		prop := p.proposals[binary.BigEndian.Uint64(e.GetData())]
+		if prop == nil || !prop.noSync {
+			return false
+		}
+	}
+	return true
 }
 
 // takeProposalInTerm removes and returns the proposal with id if it was

@@ -187,9 +187,17 @@ func (p *peer) onTick() {
 // persisted into wb; it returns whether the write must be synced.
 func (p *peer) collectReady(wb *pebble.Batch) (readyWork, bool, error) {
 	rd := p.rn.Ready()
+	mustSync := rd.MustSync
 	if hs := rd.HardState; !raft.IsEmptyHardState(hs) {
+		if hs.GetTerm() != p.ps.hardState.GetTerm() || hs.GetVote() != p.ps.hardState.GetVote() {
+			mustSync = true // a term or vote change is always synced
+		} else if p.canSkipSync(rd.Entries) {
+			mustSync = false
+		}
 		p.ps.hardState = proto.Clone(hs).(*raftpb.HardState)
 		p.term.Store(hs.GetTerm())
+	} else if p.canSkipSync(rd.Entries) {
+		mustSync = false
 	}
 	if rd.SoftState != nil {
 		p.onSoftState(rd.SoftState)
@@ -216,7 +224,10 @@ func (p *peer) collectReady(wb *pebble.Batch) (readyWork, bool, error) {
 			return readyWork{}, false, err
 		}
 	}
-	return readyWork{rd: rd}, rd.MustSync, nil
+	if !raft.IsEmptySnap(rd.Snapshot) {
+		mustSync = true
+	}
+	return readyWork{rd: rd}, mustSync, nil
 }
 
 // onSoftState reacts to a leadership change.

@@ -2,6 +2,7 @@ package raftstore
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"testing"
 )
@@ -63,5 +64,38 @@ func TestLeaderFailover(t *testing.T) {
 		if v := c.localGet(old.id, key(i)); string(v) != want {
 			t.Fatalf("restarted store: key %d = %q, want %q", i, v, want)
 		}
+	}
+}
+
+// Writes that may be lost (pessimistic locks: engine.Batch.NoSync) skip
+// the raft log's fsync only where this store is the region's one voter.
+func TestNoSyncOnlyAlone(t *testing.T) {
+	for _, replicas := range []int{1, 3} {
+		c := newTestCluster(t, replicas, fastConfig())
+		l := c.leader(1)
+		if err := c.put(key(0), []byte("synced")); err != nil {
+			t.Fatal(err)
+		}
+		ctx, err := l.s.Route(context.Background(), regionContext(l.s, 1), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := l.s.Stats()
+		for i := 1; i <= 20; i++ {
+			b := writeBatch(key(i), "lock")
+			b.NoSync = true
+			if err := l.s.Write(ctx, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		after := l.s.Stats()
+		syncs := after.RaftLogSyncs - before.RaftLogSyncs
+		if replicas == 1 && syncs != 0 {
+			t.Errorf("1 replica: %d fsyncs for NoSync writes, want 0", syncs)
+		}
+		if replicas == 3 && syncs == 0 {
+			t.Errorf("3 replicas: NoSync writes were not synced")
+		}
+		c.stopAll()
 	}
 }
