@@ -264,3 +264,40 @@ func TestSnapToTable(t *testing.T) {
 		}
 	}
 }
+
+// A store that was down while its peer was removed and a new peer of the
+// region was added back on it: the stale peer gives way to the new one,
+// which is filled by a snapshot.
+func TestReAddedWhileDown(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	if err := c.put(key(1), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	l := c.leader(1)
+	var victim *kvrpcpb.Peer
+	for _, p := range l.s.peer(1).Region().GetPeers() {
+		if p.GetStoreId() != l.id {
+			victim = p
+			break
+		}
+	}
+	c.stop(victim.GetStoreId())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	changePeer(t, c, ctx, pdpb.ConfChangeType_RemoveNode, victim)
+	if err := c.put(key(2), []byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	// Back on the same store, as a new peer, before the store returns.
+	newPeer := &kvrpcpb.Peer{Id: 900, StoreId: victim.GetStoreId(), Role: kvrpcpb.PeerRole_Learner}
+	changePeer(t, c, ctx, pdpb.ConfChangeType_AddLearnerNode, newPeer)
+	c.restart(victim.GetStoreId())
+	s := func() *Store { return c.stores[victim.GetStoreId()-1].s }
+	c.waitFor("the new peer replaces the stale one", func() bool {
+		p := s().peer(1)
+		return p != nil && p.peerID == 900 && p.initialized.Load()
+	})
+	c.waitFor("the new peer has the data", func() bool {
+		return bytes.Equal(c.localGet(victim.GetStoreId(), key(2)), []byte("y"))
+	})
+}

@@ -96,6 +96,13 @@ func (s *Store) OnRaftMessage(m *raftserverpb.RaftMessage) {
 			return
 		case p.peerID < m.GetToPeer().GetId() && !p.initialized.Load():
 			s.removePeer(p) // a newer peer of the region replaces it
+		case p.peerID < m.GetToPeer().GetId():
+			// Peer ids are never reused: this peer was removed while it
+			// could not hear it, and the region came back here with a new
+			// peer. Destroy the stale one (on its loop); the new one is
+			// made from a later message.
+			p.post(msgCall{func() { s.destroyPeer(p, nil) }})
+			return
 		default:
 			return // for an older peer of this region
 		}

@@ -275,6 +275,14 @@ func readChunk(b []byte) (chunk, rest []byte, ok bool) {
 // last epoch, its raft state and log gone, its data deleted unless
 // another region here now owns the range.
 func (s *Store) destroyPeer(p *peer, region *kvrpcpb.Region) {
+	s.mu.RLock()
+	registered := s.mu.peers[p.regionID] == p
+	s.mu.RUnlock()
+	if !registered {
+		// Already destroyed (a second request), or replaced by a newer
+		// peer of the region whose state and data must not be touched.
+		return
+	}
 	if region == nil {
 		region = p.Region()
 	}
