@@ -301,3 +301,27 @@ func TestReAddedWhileDown(t *testing.T) {
 		return bytes.Equal(c.localGet(victim.GetStoreId(), key(2)), []byte("y"))
 	})
 }
+
+// Two snapshot installs of overlapping ranges never run at once, and an
+// install never overlaps an initialized region.
+func TestReserveRange(t *testing.T) {
+	c := newTestCluster(t, 1, fastConfig())
+	s := c.stores[0].s
+	r := func(id uint64, start, end string) *kvrpcpb.Region {
+		return &kvrpcpb.Region{Id: id, StartKey: []byte(start), EndKey: []byte(end)}
+	}
+	// Region 1 (initialized, the whole key space) is here.
+	if s.reserveRange(50, r(50, "a", "c")) {
+		t.Fatal("an install overlapping region 1 was allowed")
+	}
+	if !s.reserveRange(1, r(1, "", "")) {
+		t.Fatal("region 1's own install was refused")
+	}
+	s.releaseRange(1)
+	s.mu.Lock()
+	s.mu.installing[60] = r(60, "x", "z")
+	s.mu.Unlock()
+	if s.reserveRange(1, r(1, "", "")) {
+		t.Fatal("an install overlapping another install was allowed")
+	}
+}

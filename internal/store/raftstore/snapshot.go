@@ -194,9 +194,10 @@ func (p *peer) applySnapshot(snap *raftpb.Snapshot) error {
 		return fmt.Errorf("raftstore: region %d: snapshot %d/%d payload missing", p.regionID, md.GetIndex(), md.GetTerm())
 	}
 	region := rs.data.GetRegion()
-	if p.s.overlapsInitialized(p.regionID, region.GetStartKey(), region.GetEndKey()) {
+	if !p.s.reserveRange(p.regionID, region) {
 		return fmt.Errorf("raftstore: region %d: snapshot overlaps another region here", p.regionID)
 	}
+	defer p.s.releaseRange(p.regionID)
 	errc := make(chan error, 1)
 	done := make(chan struct{})
 	p.applier.submit(&applyTask{p: p, done: done, fn: func() { errc <- p.installSnapshot(region, md, rs.payload) }})
@@ -317,4 +318,40 @@ func (s *Store) destroyPeer(p *peer, region *kvrpcpb.Region) {
 func epochChanged(a, b *kvrpcpb.Region) bool {
 	ea, eb := a.GetRegionEpoch(), b.GetRegionEpoch()
 	return ea.GetConfVer() != eb.GetConfVer() || ea.GetVersion() != eb.GetVersion()
+}
+
+// reserveRange claims region's range for a snapshot install: it fails if
+// an initialized region other than region's own, or another install in
+// progress, overlaps it. The check and the claim happen under one lock,
+// so two installs of overlapping ranges never run at once.
+func (s *Store) reserveRange(id uint64, region *kvrpcpb.Region) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	start, end := region.GetStartKey(), region.GetEndKey()
+	for other, r := range s.mu.installing {
+		if other != id && rangesOverlap(r.GetStartKey(), r.GetEndKey(), start, end) {
+			return false
+		}
+	}
+	overlap := false
+	s.mu.ranges.Ascend(func(q *peer) bool {
+		r := q.Region()
+		if q.regionID != id && rangesOverlap(r.GetStartKey(), r.GetEndKey(), start, end) {
+			overlap = true
+			return false
+		}
+		return true
+	})
+	if overlap {
+		return false
+	}
+	s.mu.installing[id] = region
+	return true
+}
+
+// releaseRange ends reserveRange's claim.
+func (s *Store) releaseRange(id uint64) {
+	s.mu.Lock()
+	delete(s.mu.installing, id)
+	s.mu.Unlock()
 }

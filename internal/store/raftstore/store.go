@@ -94,6 +94,8 @@ type Store struct {
 		peers  map[uint64]*peer          // by region id
 		ranges *btree.BTreeG[*peer]      // initialized peers by start key
 		snaps  map[snapKey]*receivedSnap // snapshots received, not yet applied
+		// installing are the ranges of snapshots being installed.
+		installing map[uint64]*kvrpcpb.Region
 	}
 
 	// isolated drops every raft message and snapshot to and from other
@@ -119,6 +121,7 @@ func NewStore(cfg Config, d Deps) (*Store, error) {
 		return bytes.Compare(a.Region().GetStartKey(), b.Region().GetStartKey()) < 0
 	})
 	s.mu.snaps = map[snapKey]*receivedSnap{}
+	s.mu.installing = map[uint64]*kvrpcpb.Region{}
 	for range cfg.StorePoolSize {
 		s.loops = append(s.loops, newRaftLoop(s))
 	}
