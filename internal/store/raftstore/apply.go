@@ -336,7 +336,7 @@ func (ab *applyBatch) applyConfChange(t *applyTask, e *raftpb.Entry, cc *raftpb.
 	p.ap.region = nr
 	t.confChanges = append(t.confChanges, cc)
 	ab.after = append(ab.after, func() {
-		p.region.Store(nr)
+		p.setRegion(nr)
 		ab.s.onRegionChanged(p)
 		if removedSelf {
 			ab.s.destroyPeer(p, nr)
@@ -431,7 +431,7 @@ func (ab *applyBatch) applySplit(p *peer, cmd *raftserverpb.RaftCmdRequest) appl
 	for _, nr := range created {
 		ab.s.createSplitPeer(nr, wasLeader)
 	}
-	p.region.Store(parent)
+	p.setRegion(parent)
 	ab.s.onRegionChanged(p)
 	p.post(msgSplitDone{})
 	p.reportSoon()

@@ -117,12 +117,12 @@ func (s *Store) checkedSnapshot(ctx context.Context, rt *route) (engine.Snapshot
 		return nil, err
 	}
 	p := rt.p
-	region := p.Region()
-	if p.destroyed.Load() || region.GetRegionEpoch().GetVersion() != rt.rc.GetRegionEpoch().GetVersion() {
+	v := p.region.Load()
+	if p.destroyed.Load() || v.region.GetRegionEpoch().GetVersion() != rt.rc.GetRegionEpoch().GetVersion() {
 		snap.Close()
-		return nil, errEpochNotMatch("the region changed while the read started", s.siblings(region)...)
+		return nil, errEpochNotMatch("the region changed while the read started", s.siblings(v.region)...)
 	}
-	return newRegionSnapshot(snap, region), nil
+	return newRegionSnapshot(snap, v.ranges), nil
 }
 
 // proposalIDs numbers proposals. It starts at a random point so that ids
@@ -146,7 +146,8 @@ func (s *Store) Write(ctx context.Context, b *engine.Batch) error {
 	if b.Empty() {
 		return nil
 	}
-	if err := checkKeysInRegion(b, rt.p.Region()); err != nil {
+	v := rt.p.region.Load()
+	if err := checkKeysInRegion(b, v.region, v.ranges); err != nil {
 		return err
 	}
 	ops := make([]*raftserverpb.WriteOp, 0, b.Len())

@@ -343,11 +343,3 @@ func (s *Store) reportSplit(regions []*kvrpcpb.Region) {
 		}
 	}()
 }
-
-// Campaign makes region id's peer here start an election (tests, and a
-// new region's first leader).
-func (s *Store) Campaign(regionID uint64) {
-	if p := s.peer(regionID); p != nil {
-		p.post(msgCampaign{})
-	}
-}

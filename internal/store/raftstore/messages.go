@@ -125,7 +125,8 @@ func (s *Store) OnRaftMessage(m *raftserverpb.RaftMessage) {
 }
 
 // isTombstoned reports whether this store holds a tombstone of m's region
-// at least as new as m's sender knows (a removed peer never comes back).
+// at least as new as m's sender knows (a removed peer never comes back; a
+// re-add raises conf_ver above the tombstone's).
 func (s *Store) isTombstoned(m *raftserverpb.RaftMessage) bool {
 	v, closer, err := s.kvdb.Get(regionStateKey(m.GetRegionId()))
 	if err != nil {
@@ -136,13 +137,7 @@ func (s *Store) isTombstoned(m *raftserverpb.RaftMessage) bool {
 	if proto.Unmarshal(v, st) != nil || st.GetState() != raftserverpb.PeerState_Tombstone {
 		return false
 	}
-	te, me := st.GetRegion().GetRegionEpoch(), m.GetRegionEpoch()
-	if me.GetConfVer() <= te.GetConfVer() {
-		return true
-	}
-	// A newer epoch may re-add this store, but only with a new peer id.
-	old := findStorePeer(st.GetRegion(), s.cfg.StoreID)
-	return old != nil && m.GetToPeer().GetId() <= old.GetId()
+	return m.GetRegionEpoch().GetConfVer() <= st.GetRegion().GetRegionEpoch().GetConfVer()
 }
 
 // replyTombstone answers a message from a peer that the region here no

@@ -13,6 +13,7 @@ import (
 
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+	"github.com/strata-db/strata/internal/store/mvcc"
 )
 
 // peer is this store's replica of one region: a raft RawNode driven by
@@ -49,8 +50,8 @@ type peer struct {
 	genSnap        *genSnapshot             // the last snapshot generated for followers
 	generating     bool
 
-	region      atomic.Pointer[kvrpcpb.Region] // as applied
-	initialized atomic.Bool                    // has a key range (not created from a message)
+	region      atomic.Pointer[regionView] // as applied
+	initialized atomic.Bool                // has a key range (not created from a message)
 	isLeader    atomic.Bool
 	leaderID    atomic.Uint64
 	term        atomic.Uint64
@@ -131,8 +132,20 @@ type readRound struct {
 	term   uint64
 }
 
+// regionView is a region with the engine key ranges its keys occupy,
+// computed once per region change instead of on every request.
+type regionView struct {
+	region *kvrpcpb.Region
+	ranges [][2][]byte // mvcc.EngineRanges of the region
+}
+
 // Region returns the peer's region as last applied.
-func (p *peer) Region() *kvrpcpb.Region { return p.region.Load() }
+func (p *peer) Region() *kvrpcpb.Region { return p.region.Load().region }
+
+// setRegion publishes r as the peer's region.
+func (p *peer) setRegion(r *kvrpcpb.Region) {
+	p.region.Store(&regionView{region: r, ranges: mvcc.EngineRanges(r.GetStartKey(), r.GetEndKey())})
+}
 
 // post hands x to the peer's loop.
 func (p *peer) post(x any) {
@@ -142,14 +155,8 @@ func (p *peer) post(x any) {
 
 // leaderPeer returns the peer the region's leader runs as, if known.
 func (p *peer) leaderPeer() *kvrpcpb.Peer {
-	id := p.leaderID.Load()
-	if id == 0 {
-		return nil
-	}
-	for _, pr := range p.Region().GetPeers() {
-		if pr.GetId() == id {
-			return pr
-		}
+	if id := p.leaderID.Load(); id != 0 {
+		return findPeer(p.Region(), id)
 	}
 	return nil
 }

@@ -18,8 +18,8 @@ type regionSnapshot struct {
 	ranges [][2][]byte // per key space, as mvcc.EngineRanges
 }
 
-func newRegionSnapshot(snap engine.Snapshot, r *kvrpcpb.Region) engine.Snapshot {
-	return &regionSnapshot{Snapshot: snap, ranges: mvcc.EngineRanges(r.GetStartKey(), r.GetEndKey())}
+func newRegionSnapshot(snap engine.Snapshot, ranges [][2][]byte) engine.Snapshot {
+	return &regionSnapshot{Snapshot: snap, ranges: ranges}
 }
 
 // PrefixSeeks implements engine.PrefixSnapshot for the underlying one.
@@ -55,17 +55,28 @@ func (s *regionSnapshot) NewIter(lower, upper []byte) (engine.Iterator, error) {
 	return s.Snapshot.NewIter(lower, upper)
 }
 
-// checkKeysInRegion returns KeyNotInRegion for the first op of b whose user
-// key lies outside r.
-func checkKeysInRegion(b *engine.Batch, r *kvrpcpb.Region) error {
+// checkKeysInRegion returns KeyNotInRegion for the first op of b whose
+// engine key lies outside the region's engine ranges (no user key is
+// decoded: this runs on every write).
+func checkKeysInRegion(b *engine.Batch, r *kvrpcpb.Region, ranges [][2][]byte) error {
 	for _, op := range b.Ops() {
-		k, ok := mvcc.UserKeyOf(op.Key)
-		if !ok {
-			return errKeyNotInRegion(op.Key, r)
-		}
-		if bytes.Compare(k, r.GetStartKey()) < 0 || len(r.GetEndKey()) > 0 && bytes.Compare(k, r.GetEndKey()) >= 0 {
+		if !inRanges(op.Key, ranges) {
+			k, ok := mvcc.UserKeyOf(op.Key)
+			if !ok {
+				k = op.Key
+			}
 			return errKeyNotInRegion(k, r)
 		}
 	}
 	return nil
+}
+
+// inRanges reports whether key lies in one of ranges.
+func inRanges(key []byte, ranges [][2][]byte) bool {
+	for _, rg := range ranges {
+		if bytes.Compare(key, rg[0]) >= 0 && bytes.Compare(key, rg[1]) < 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -33,7 +33,8 @@ func TestRegionSnapshotBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap := newRegionSnapshot(raw, region)
+	ranges := mvcc.EngineRanges(region.GetStartKey(), region.GetEndKey())
+	snap := newRegionSnapshot(raw, ranges)
 	defer snap.Close()
 	for _, space := range []struct {
 		name   string
@@ -60,11 +61,11 @@ func TestRegionSnapshotBounds(t *testing.T) {
 	}
 	var out engine.Batch
 	out.Put(mvcc.LockKey([]byte("m")), nil)
-	if err := checkKeysInRegion(&out, region); err != nil {
+	if err := checkKeysInRegion(&out, region, ranges); err != nil {
 		t.Fatalf("a key inside the region: %v", err)
 	}
 	out.Put(mvcc.WriteKey([]byte("z"), 9), nil)
-	if re := AsRegionError(checkKeysInRegion(&out, region)); re.GetKeyNotInRegion() == nil {
+	if re := AsRegionError(checkKeysInRegion(&out, region, ranges)); re.GetKeyNotInRegion() == nil {
 		t.Fatalf("a key outside the region: %v", re)
 	}
 }

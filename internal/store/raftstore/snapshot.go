@@ -209,7 +209,7 @@ func (p *peer) applySnapshot(snap *raftpb.Snapshot) error {
 	if err := <-errc; err != nil {
 		return err
 	}
-	p.region.Store(region)
+	p.setRegion(region)
 	p.initialized.Store(true)
 	p.s.onRegionChanged(p)
 	if p.s.observer != nil {
@@ -333,16 +333,7 @@ func (s *Store) reserveRange(id uint64, region *kvrpcpb.Region) bool {
 			return false
 		}
 	}
-	overlap := false
-	s.mu.ranges.Ascend(func(q *peer) bool {
-		r := q.Region()
-		if q.regionID != id && rangesOverlap(r.GetStartKey(), r.GetEndKey(), start, end) {
-			overlap = true
-			return false
-		}
-		return true
-	})
-	if overlap {
+	if s.overlapsInitializedLocked(id, start, end) {
 		return false
 	}
 	s.mu.installing[id] = region

@@ -64,10 +64,6 @@ type Deps struct {
 	Transport Transport
 	// PD is the placement driver (nil: no PD — splits and heartbeats off).
 	PD PD
-	// Observer sees every apply (may be set later with SetObserver).
-	Observer ApplyObserver
-	// MaxTS is raised from the TSO when a peer becomes leader (optional).
-	MaxTS MaxTSUpdater
 }
 
 // Store is a storage node's multi-raft: the peers of every region with a
@@ -113,7 +109,7 @@ func NewStore(cfg Config, d Deps) (*Store, error) {
 	cfg.fill()
 	s := &Store{
 		cfg: cfg, log: cfg.Logger.With("store", cfg.StoreID), kv: d.KV, kvdb: d.KV.DB(), raftdb: d.RaftDB,
-		trans: d.Transport, pd: d.PD, observer: d.Observer, maxTS: d.MaxTS, start: time.Now(),
+		trans: d.Transport, pd: d.PD, start: time.Now(),
 		stopped: make(chan struct{}),
 	}
 	s.mu.peers = map[uint64]*peer{}
@@ -134,7 +130,8 @@ func NewStore(cfg Config, d Deps) (*Store, error) {
 	return s, nil
 }
 
-// SetObserver sets the apply observer; call before Start.
+// SetObserver sets the apply observer (store/txn's Storage, built over
+// this Store, so set after NewStore); call before Start.
 func (s *Store) SetObserver(o ApplyObserver) { s.observer = o }
 
 // SetMaxTSUpdater sets what a new leader raises max_ts on; before Start.
@@ -235,14 +232,6 @@ func (s *Store) LeaderCount() int {
 		}
 	}
 	return n
-}
-
-// AppliedIndex returns the applied index of region id's peer here.
-func (s *Store) AppliedIndex(id uint64) uint64 {
-	if p := s.peer(id); p != nil {
-		return p.appliedIdx.Load()
-	}
-	return 0
 }
 
 // Bootstrap writes the first region of a new cluster (the whole key
@@ -413,7 +402,7 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bo
 		rn: rn, ps: ps, ap: ap, proposals: map[uint64]*proposal{},
 	}
 	ps.snapshot = p.snapshotForRaft
-	p.region.Store(region)
+	p.setRegion(region)
 	p.initialized.Store(initialized)
 	if initialized && len(region.GetPeers()) > 1 {
 		// A restarted peer forgot the leader it followed: it grants no
@@ -531,6 +520,11 @@ func (s *Store) removePeer(p *peer) {
 func (s *Store) overlapsInitialized(id uint64, start, end []byte) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	return s.overlapsInitializedLocked(id, start, end)
+}
+
+// overlapsInitializedLocked is overlapsInitialized with s.mu held.
+func (s *Store) overlapsInitializedLocked(id uint64, start, end []byte) bool {
 	found := false
 	s.mu.ranges.Ascend(func(q *peer) bool {
 		r := q.Region()

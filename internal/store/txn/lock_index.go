@@ -52,30 +52,41 @@ func newSortedKeys() *btree.BTreeG[string] {
 
 // load fills the set from the engine's lock space.
 func (li *lockIndex) load(ctx context.Context, eng engine.Engine) {
-	snap, err := eng.Snapshot(ctx)
-	if err != nil {
-		return
-	}
-	defer snap.Close()
 	lo, hi := mvcc.LockSpaceBounds()
-	it, err := snap.NewIter(lo, hi)
+	found, err := scanLockKeys(ctx, eng, lo, hi)
 	if err != nil {
 		return
 	}
-	defer it.Close()
 	keys, sorted := map[string]struct{}{}, newSortedKeys()
-	for ok := it.First(); ok; ok = it.Next() {
-		if k, ok := mvcc.DecodeLockKey(it.Key()); ok {
-			keys[string(k)] = struct{}{}
-			sorted.ReplaceOrInsert(string(k))
-		}
-	}
-	if it.Error() != nil {
-		return
+	for _, k := range found {
+		keys[k] = struct{}{}
+		sorted.ReplaceOrInsert(k)
 	}
 	li.mu.Lock()
 	li.keys, li.sorted, li.ready = keys, sorted, true
 	li.mu.Unlock()
+}
+
+// scanLockKeys returns the user keys of the locks in the engine's lock
+// space between lo and hi.
+func scanLockKeys(ctx context.Context, eng engine.Engine, lo, hi []byte) ([]string, error) {
+	snap, err := eng.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer snap.Close()
+	it, err := snap.NewIter(lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	defer it.Close()
+	var out []string
+	for ok := it.First(); ok; ok = it.Next() {
+		if k, ok := mvcc.DecodeLockKey(it.Key()); ok {
+			out = append(out, string(k))
+		}
+	}
+	return out, it.Error()
 }
 
 // known reports whether the set is loaded (mayBeLocked is exact).

@@ -23,30 +23,13 @@ func (s *Storage) RangeReset(start, end []byte) {
 // reload replaces the index's keys in [start, end) by the locks the
 // engine holds there now.
 func (li *lockIndex) reload(ctx context.Context, eng engine.Engine, start, end []byte) {
-	snap, err := eng.Snapshot(ctx)
-	if err != nil {
-		li.disable()
-		return
-	}
-	defer snap.Close()
 	lo := mvcc.LockKey(start)
 	_, hi := mvcc.LockSpaceBounds()
 	if len(end) > 0 {
 		hi = mvcc.LockKey(end)
 	}
-	it, err := snap.NewIter(lo, hi)
+	found, err := scanLockKeys(ctx, eng, lo, hi)
 	if err != nil {
-		li.disable()
-		return
-	}
-	defer it.Close()
-	var found []string
-	for ok := it.First(); ok; ok = it.Next() {
-		if k, ok := mvcc.DecodeLockKey(it.Key()); ok {
-			found = append(found, string(k))
-		}
-	}
-	if it.Error() != nil {
 		li.disable()
 		return
 	}
