@@ -63,7 +63,7 @@ func (p *peer) generateSnapshot() {
 	region := proto.Clone(p.ap.region).(*kvrpcpb.Region)
 	index, term := p.ap.applied, p.ap.appliedT
 	snap := p.s.kvdb.NewSnapshot()
-	go func() {
+	started := p.s.goBackground(func() {
 		defer snap.Close()
 		payload, n, err := buildSnapshotPayload(snap, region)
 		if err != nil {
@@ -80,7 +80,10 @@ func (p *peer) generateSnapshot() {
 		}}
 		p.s.metrics.snapshotGenerated()
 		p.post(msgSnapGen{&genSnapshot{snap: rs, region: region, payload: payload}})
-	}()
+	})
+	if !started {
+		snap.Close()
+	}
 }
 
 // buildSnapshotPayload encodes every engine pair of region's key ranges:

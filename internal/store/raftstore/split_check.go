@@ -22,7 +22,7 @@ func (s *Store) scheduleSplitCheck(p *peer) {
 	// What applies from now on counts towards the next estimate.
 	p.sizeDiff.Store(0)
 	p.keysDiff.Store(0)
-	go func() {
+	started := s.goBackground(func() {
 		defer p.splitChecking.Store(false)
 		size, keys, splitKeys := s.measureRegion(region)
 		p.approxSize.Store(size)
@@ -38,7 +38,10 @@ func (s *Store) scheduleSplitCheck(p *peer) {
 		} else {
 			s.log.Info("raftstore: region split", "region", region.GetId(), "pieces", len(splitKeys)+1)
 		}
-	}()
+	})
+	if !started {
+		p.splitChecking.Store(false)
+	}
 }
 
 // maxSplitKeys bounds the pieces one split makes.

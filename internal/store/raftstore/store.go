@@ -100,7 +100,27 @@ type Store struct {
 
 	stopOnce sync.Once
 	stopped  chan struct{}
-	wg       sync.WaitGroup
+	wg       sync.WaitGroup // loops, workers and background tasks
+
+	bgMu     sync.Mutex
+	stopping bool // no background task starts once set
+}
+
+// goBackground runs fn in a goroutine that Stop waits for (it reads kvdb,
+// which the owner closes after Stop); once Stop began it runs nothing and
+// returns false.
+func (s *Store) goBackground(fn func()) bool {
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
+	if s.stopping {
+		return false
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		fn()
+	}()
+	return true
 }
 
 // NewStore loads the regions of this store from kvdb and raftdb. Start
@@ -157,6 +177,9 @@ func (s *Store) Start() {
 // not close the engines.
 func (s *Store) Stop() {
 	s.stopOnce.Do(func() {
+		s.bgMu.Lock()
+		s.stopping = true
+		s.bgMu.Unlock()
 		close(s.stopped)
 		s.wg.Wait()
 		s.mu.Lock()
