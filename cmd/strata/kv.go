@@ -111,18 +111,7 @@ func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(add
 	case serveErr = <-served:
 		served <- serveErr
 	}
-	stopped := make(chan struct{})
-	go func() {
-		node.GracefulStop()
-		close(stopped)
-	}()
-	select {
-	case <-stopped:
-	case <-time.After(cfg.stopTimeout):
-		log.Warn("graceful stop timed out; closing connections")
-		node.Stop()
-		<-stopped
-	}
+	stopNode(node, cfg.stopTimeout, log)
 	if err := <-served; err != nil && serveErr == nil {
 		serveErr = err
 	}

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cockroachdb/pebble/v2"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/strata-db/strata/internal/client/locate"
 	"github.com/strata-db/strata/internal/client/rpc"
@@ -25,10 +24,8 @@ import (
 	"github.com/strata-db/strata/internal/sql/session/sysvar"
 	"github.com/strata-db/strata/internal/status"
 	"github.com/strata-db/strata/internal/store/engine"
-	"github.com/strata-db/strata/internal/store/mvcc"
 	"github.com/strata-db/strata/internal/store/raftstore"
 	storeserver "github.com/strata-db/strata/internal/store/server"
-	"github.com/strata-db/strata/internal/store/txn"
 )
 
 // embeddedStore names the in-process store in the region cache.
@@ -48,23 +45,14 @@ func runServer(args []string, stdout, stderr io.Writer) int {
 }
 
 func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, stdout io.Writer, dataDir string, sf sqlFlags) error {
-	for _, d := range []string{"kv", "raft", "pd"} {
-		if err := os.MkdirAll(filepath.Join(dataDir, d), 0o755); err != nil {
-			return err
-		}
+	if err := os.MkdirAll(filepath.Join(dataDir, "pd"), 0o755); err != nil {
+		return err
 	}
-	// The raft log makes writes durable; the data engine need not sync.
-	kv, err := engine.Open(filepath.Join(dataDir, "kv"), mvcc.WithKeySplit(engine.Options{
-		CacheSize: blockCacheSize(cfg), Logger: pebbleLogger{log},
-	}))
+	kv, raftdb, err := storeserver.OpenEngines(dataDir, engine.Options{CacheSize: blockCacheSize(cfg), Logger: pebbleLogger{log}})
 	if err != nil {
-		return fmt.Errorf("open engine: %w", err)
+		return err
 	}
 	defer kv.Close()
-	raftdb, err := pebble.Open(filepath.Join(dataDir, "raft"), &pebble.Options{Logger: pebbleLogger{log}, MemTableSize: 64 << 20})
-	if err != nil {
-		return fmt.Errorf("open raft engine: %w", err)
-	}
 	defer raftdb.Close()
 	oracle, err := tso.New(time.Now, tso.NewFileWindowStore(filepath.Join(dataDir, "pd", "tso-window")), tso.Options{})
 	if err != nil {
@@ -89,9 +77,7 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 	if err != nil {
 		return err
 	}
-	storage := txn.NewStorage(rs, txn.Options{})
-	rs.SetObserver(storage)
-	rs.SetMaxTSUpdater(storage.ConcurrencyManager())
+	storage := storeserver.NewRaftStorage(rs)
 	rs.Start()
 	defer rs.Stop()
 	defer storage.Close()

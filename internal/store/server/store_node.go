@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -16,7 +14,6 @@ import (
 	"github.com/strata-db/strata/internal/kvproto/pdpb"
 	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
 	"github.com/strata-db/strata/internal/store/engine"
-	"github.com/strata-db/strata/internal/store/mvcc"
 	"github.com/strata-db/strata/internal/store/raftstore"
 	"github.com/strata-db/strata/internal/store/txn"
 )
@@ -48,7 +45,7 @@ type StoreConfig struct {
 	Version string
 	// Raft tunes the raftstore (StoreID is filled in).
 	Raft raftstore.Config
-	// Engine tunes kvdb (Split is set here).
+	// Engine tunes kvdb (see OpenEngines).
 	Engine engine.Options
 	// Logger receives the node's logs.
 	Logger *slog.Logger
@@ -76,21 +73,9 @@ func OpenStoreNode(ctx context.Context, cfg StoreConfig, pd ClusterPD, trans raf
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	for _, d := range []string{"kv", "raft"} {
-		if err := os.MkdirAll(filepath.Join(cfg.DataDir, d), 0o755); err != nil {
-			return nil, err
-		}
-	}
-	eo := cfg.Engine
-	eo.Sync = false // durability comes from the raft log
-	kv, err := engine.Open(filepath.Join(cfg.DataDir, "kv"), mvcc.WithKeySplit(eo))
+	kv, raftdb, err := OpenEngines(cfg.DataDir, cfg.Engine)
 	if err != nil {
-		return nil, fmt.Errorf("open kv engine: %w", err)
-	}
-	raftdb, err := pebble.Open(filepath.Join(cfg.DataDir, "raft"), &pebble.Options{Logger: eo.Logger, MemTableSize: 64 << 20})
-	if err != nil {
-		kv.Close()
-		return nil, fmt.Errorf("open raft engine: %w", err)
+		return nil, err
 	}
 	defer func() {
 		if err != nil {
@@ -133,9 +118,7 @@ func OpenStoreNode(ctx context.Context, cfg StoreConfig, pd ClusterPD, trans raf
 	if err != nil {
 		return nil, err
 	}
-	storage := txn.NewStorage(rs, txn.Options{})
-	rs.SetObserver(storage)
-	rs.SetMaxTSUpdater(storage.ConcurrencyManager())
+	storage := NewRaftStorage(rs)
 	node := NewNodeWithOptions(storage, cfg.Addr, Options{
 		Logger: cfg.Logger, Router: rs,
 		Register: func(g *grpc.Server, draining <-chan struct{}) { RegisterRaftService(g, rs, draining) },
