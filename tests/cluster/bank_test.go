@@ -181,3 +181,20 @@ func (b *bank) progress(c *cluster, n int, what string) {
 		return got >= n, fmt.Sprintf("%d acknowledged, %d failed, last error %v", got, b.failed.Load(), b.lastErr.Load())
 	})
 }
+
+// bankUnderLoad starts a cluster with o, a bank of 20 accounts replicated
+// 3 ways, and 4 transfer workers. ctx ends with the test; stop ends the
+// workers and waits for them.
+func bankUnderLoad(t *testing.T, o clusterOpts) (c *cluster, b *bank, ctx context.Context, stop func()) {
+	t.Helper()
+	c = startCluster(t, o)
+	b = newBank(t, c.db(0), 20, 1000)
+	c.waitReplicated(3, 60*time.Second)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	wg := b.run(ctx, 4)
+	return c, b, ctx, func() {
+		cancel()
+		wg.Wait()
+	}
+}

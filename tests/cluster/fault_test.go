@@ -14,21 +14,14 @@ import (
 // serving; the node restarts and catches up (proved by then losing
 // another node: the restarted one must be part of the new quorum).
 func TestKillKVNode(t *testing.T) {
-	c := startCluster(t, clusterOpts{kv: 3, sql: 1})
-	db := c.db(0)
-	b := newBank(t, db, 20, 1000)
-	c.waitReplicated(3, 60*time.Second)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	wg := b.run(ctx, 4)
+	c, b, _, stop := bankUnderLoad(t, clusterOpts{kv: 3, sql: 1})
 	b.progress(c, 50, "before the fault")
 	victim := c.kvs[1]
 	victim.proc.Kill()
 	b.progress(c, 100, "with a node killed")
 	c.startKV(victim)
 	b.progress(c, 100, "after the restart")
-	cancel()
-	wg.Wait()
+	stop()
 	b.check()
 	c.kvs[2].proc.Kill()
 	b.check()
@@ -38,21 +31,14 @@ func TestKillKVNode(t *testing.T) {
 // a bank workload, then healed: the majority goes on, the isolated node
 // commits nothing on its own, and after healing it rejoins.
 func TestPartitionKVNode(t *testing.T) {
-	c := startCluster(t, clusterOpts{kv: 3, sql: 1})
-	db := c.db(0)
-	b := newBank(t, db, 20, 1000)
-	c.waitReplicated(3, 60*time.Second)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	wg := b.run(ctx, 4)
+	c, b, _, stop := bankUnderLoad(t, clusterOpts{kv: 3, sql: 1})
 	b.progress(c, 50, "before the partition")
 	cut := c.kvs[0]
 	c.isolate(cut, true)
 	b.progress(c, 100, "while a node is cut off")
 	c.isolate(cut, false)
 	b.progress(c, 100, "after healing")
-	cancel()
-	wg.Wait()
+	stop()
 	b.check()
 	// The healed node caught up: it forms a quorum with one other.
 	c.kvs[1].proc.Kill()
@@ -62,13 +48,7 @@ func TestPartitionKVNode(t *testing.T) {
 // (b) one KV node gone for good: after max-store-down-time PD puts its
 // replicas on a fourth store, and the cluster holds 3 replicas again.
 func TestStoreDownReplaced(t *testing.T) {
-	c := startCluster(t, clusterOpts{kv: 3, sql: 1, maxStoreDownTime: "3s"})
-	db := c.db(0)
-	b := newBank(t, db, 20, 1000)
-	c.waitReplicated(3, 60*time.Second)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	wg := b.run(ctx, 4)
+	c, b, _, stop := bankUnderLoad(t, clusterOpts{kv: 3, sql: 1, maxStoreDownTime: "3s"})
 	b.progress(c, 50, "before the fault")
 	gone := c.kvs[0]
 	gone.proc.Kill()
@@ -99,22 +79,15 @@ func TestStoreDownReplaced(t *testing.T) {
 		return true, ""
 	})
 	b.progress(c, 50, "after the repair")
-	cancel()
-	wg.Wait()
+	stop()
 	b.check()
 }
 
 // (c) the PD leader of three is killed under a bank workload: another is
 // elected, service resumes, and timestamps never go back.
 func TestPDLeaderKilled(t *testing.T) {
-	c := startCluster(t, clusterOpts{pd: 3, kv: 3, sql: 1})
-	db := c.db(0)
-	b := newBank(t, db, 20, 1000)
-	c.waitReplicated(3, 60*time.Second)
+	c, b, ctx, stop := bankUnderLoad(t, clusterOpts{pd: 3, kv: 3, sql: 1})
 	pc := c.pdClient()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	wg := b.run(ctx, 4)
 	// A TSO watcher: every timestamp above the one before.
 	tsoErr := make(chan error, 1)
 	var tsoCount atomic.Int64
@@ -143,8 +116,7 @@ func TestPDLeaderKilled(t *testing.T) {
 	if nl := c.pdLeader(pc); nl == leader {
 		t.Fatal("the killed member is still named leader")
 	}
-	cancel()
-	wg.Wait()
+	stop()
 	if err := <-tsoErr; err != nil {
 		t.Fatal(err)
 	}
