@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -103,15 +102,11 @@ func startCluster(t *testing.T, o clusterOpts) *cluster {
 	return c
 }
 
-// freePort returns a loopback port nobody listens on right now.
+// freePort returns a loopback port nobody listens on right now and that
+// no other node of this test binary was given.
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	return testproc.FreePort(t)
 }
 
 // startPDs starts n PD members forming one cluster.
