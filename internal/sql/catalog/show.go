@@ -199,44 +199,92 @@ func DescribeRows(t *TableInfo) [][]types.Datum {
 		if c.Hidden {
 			continue
 		}
-		ft := &c.FieldType
 		null := "YES"
 		if c.NotNull() {
 			null = "NO"
 		}
-		key := ""
-		switch {
-		case c.InPrimaryKey():
-			key = "PRI"
-		case mysql.HasUniKeyFlag(ft.Flag):
-			key = "UNI"
-		case mysql.HasMultipleKeyFlag(ft.Flag):
-			key = "MUL"
-		}
-		def := types.NewNullDatum()
-		switch {
-		case c.DefaultExpr == DefaultCurrentTimestamp:
-			def = types.NewStringDatum(currentTimestampText(ft))
-		case c.HasDefault && !c.DefaultNull:
-			def = types.NewStringDatum(c.defaultDatum.String())
-		}
-		var extra []string
-		if c.AutoIncrement {
-			extra = append(extra, "auto_increment")
-		}
-		if c.DefaultExpr != "" {
-			extra = append(extra, "DEFAULT_GENERATED")
-		}
-		if c.OnUpdateNow {
-			extra = append(extra, "on update "+currentTimestampText(ft))
-		}
 		rows = append(rows, []types.Datum{
-			types.NewStringDatum(c.Name), types.NewStringDatum(ColumnTypeString(ft)),
-			types.NewStringDatum(null), types.NewStringDatum(key), def,
-			types.NewStringDatum(strings.Join(extra, " ")),
+			types.NewStringDatum(c.Name), types.NewStringDatum(ColumnTypeString(&c.FieldType)),
+			types.NewStringDatum(null), types.NewStringDatum(ColumnKey(c)), ColumnDefault(c),
+			types.NewStringDatum(ColumnExtra(c)),
 		})
 	}
 	return rows
+}
+
+// ColumnKey is the Key of DESCRIBE (COLUMNS.COLUMN_KEY): PRI for a
+// primary key column, UNI for the first column of a unique index, MUL
+// for the first column of a non-unique one, else empty.
+func ColumnKey(c *ColumnInfo) string {
+	switch ft := &c.FieldType; {
+	case c.InPrimaryKey():
+		return "PRI"
+	case mysql.HasUniKeyFlag(ft.Flag):
+		return "UNI"
+	case mysql.HasMultipleKeyFlag(ft.Flag):
+		return "MUL"
+	}
+	return ""
+}
+
+// ColumnDefault is the Default of DESCRIBE (COLUMNS.COLUMN_DEFAULT): the
+// default as text, CURRENT_TIMESTAMP[(fsp)], or NULL.
+func ColumnDefault(c *ColumnInfo) types.Datum {
+	switch {
+	case c.DefaultExpr == DefaultCurrentTimestamp:
+		return types.NewStringDatum(currentTimestampText(&c.FieldType))
+	case c.HasDefault && !c.DefaultNull:
+		if c.FieldType.Tp == mysql.TypeBit {
+			return types.NewStringDatum(defaultLiteral(c))
+		}
+		return types.NewStringDatum(c.defaultDatum.String())
+	}
+	return types.NewNullDatum()
+}
+
+// ColumnExtra is the Extra of DESCRIBE (COLUMNS.EXTRA): auto_increment,
+// DEFAULT_GENERATED, on update CURRENT_TIMESTAMP.
+func ColumnExtra(c *ColumnInfo) string {
+	var extra []string
+	if c.AutoIncrement {
+		extra = append(extra, "auto_increment")
+	}
+	if c.DefaultExpr != "" {
+		extra = append(extra, "DEFAULT_GENERATED")
+	}
+	if c.OnUpdateNow {
+		extra = append(extra, "on update "+currentTimestampText(&c.FieldType))
+	}
+	return strings.Join(extra, " ")
+}
+
+// IndexEntry is one index of a table as SHOW INDEX and information_schema
+// list them: the clustered primary key (Index nil, Columns its one
+// column) and the public indexes.
+type IndexEntry struct {
+	Name            string
+	Unique, Primary bool
+	Columns         []*IndexColumn
+	Comment         string
+}
+
+// Indexes lists t's indexes in SHOW INDEX's order: the primary key, then
+// unique keys, then the others, each group in creation order.
+func Indexes(t *TableInfo) []IndexEntry {
+	var out []IndexEntry
+	if pk := t.PKHandleColumn(); pk != nil {
+		out = append(out, IndexEntry{Name: "PRIMARY", Unique: true, Primary: true,
+			Columns: []*IndexColumn{{Name: pk.Name, Offset: pk.Offset, Length: types.UnspecifiedLength}}})
+	}
+	for _, idx := range orderedIndices(t) {
+		name := idx.Name
+		if idx.Primary {
+			name = "PRIMARY"
+		}
+		out = append(out, IndexEntry{Name: name, Unique: idx.Unique || idx.Primary, Primary: idx.Primary,
+			Columns: idx.Columns, Comment: idx.Comment})
+	}
+	return out
 }
 
 // ShowIndexColumnNames are the columns of SHOW INDEX (MySQL 8).
@@ -267,10 +315,7 @@ func ShowIndexRows(t *TableInfo) [][]types.Datum {
 			types.NewStringDatum("YES"), types.NewNullDatum(),
 		})
 	}
-	if pk := t.PKHandleColumn(); pk != nil {
-		row("PRIMARY", false, 1, pk, -1, "")
-	}
-	for _, idx := range orderedIndices(t) {
+	for _, idx := range Indexes(t) {
 		for i, ic := range idx.Columns {
 			row(idx.Name, !idx.Unique, i+1, t.Columns[ic.Offset], ic.Length, idx.Comment)
 		}

@@ -33,6 +33,9 @@ func Build(ectx *Context, p planner.Plan) (Executor, error) {
 		b, _ := mk(nil)
 		s := &indexLookUp{base: b, p: x}
 		return withRangeConds(ectx, s, x.RangeConds), nil
+	case *planner.MemTableScan:
+		b, _ := mk(nil)
+		return &memTableScan{base: b, p: x}, nil
 	case *planner.Selection:
 		b, err := mk(x.Child)
 		return &selection{base: b, conds: x.Conds}, err

@@ -39,6 +39,8 @@ type Context struct {
 	NoAutoValueOnZero bool
 	// Now is the statement time (DEFAULT CURRENT_TIMESTAMP).
 	Now time.Time
+	// MemTables builds the rows of information_schema tables.
+	MemTables MemTables
 
 	// AffectedRows counts rows as MySQL does (ON DUPLICATE KEY UPDATE: 2
 	// per updated row).

@@ -16,6 +16,9 @@ func resolveTable(ctx Context, tn *ast.TableName) (string, *catalog.TableInfo, e
 	if db == "" {
 		return "", nil, sqlerr.New(sqlerr.ErrNoDB)
 	}
+	if mdb, mt, ok, err := resolveMemTable(db, tn.Name.O); ok {
+		return mdb, mt, err
+	}
 	t, err := ctx.InfoSchema().Table(db, tn.Name.O)
 	if err != nil {
 		return "", nil, err
@@ -57,6 +60,9 @@ func singleTable(ctx Context, refs *ast.TableRefsClause) (TableSource, error) {
 
 // buildRead plans the read of src filtered by where (nil: all rows).
 func buildRead(ctx Context, src TableSource, where ast.ExprNode) (Plan, error) {
+	if p, ok, err := buildMemTableRead(ctx, src, where); ok {
+		return p, err
+	}
 	if where == nil {
 		return &TableScan{TableSource: src, Full: true}, nil
 	}

@@ -1,0 +1,50 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/infoschema"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// MemTableScan reads a memory table (an information_schema table): its
+// rows are built at execution time by the executor's MemTables hook. Its
+// output is that of every table read: the table's columns, then a hidden
+// handle (the row's position).
+type MemTableScan struct {
+	TableSource
+}
+
+// resolveMemTable resolves db.name when db is information_schema: ok is
+// false for other databases; a missing table is 1146.
+func resolveMemTable(db, name string) (string, *catalog.TableInfo, bool, error) {
+	if !infoschema.IsDB(db) {
+		return "", nil, false, nil
+	}
+	t := infoschema.Lookup(name)
+	if t == nil {
+		return "", nil, true, sqlerr.New(sqlerr.ErrNoSuchTable, infoschema.DBName, name)
+	}
+	return infoschema.DBName, t.TableInfo(), true, nil
+}
+
+// buildMemTableRead plans the read of a memory table: a MemTableScan, and
+// a Selection for where (no ranges: the rows are all built anyway). ok
+// is false when src is not a memory table.
+func buildMemTableRead(ctx Context, src TableSource, where ast.ExprNode) (Plan, bool, error) {
+	if !IsMemTable(src.DB) {
+		return nil, false, nil
+	}
+	var p Plan = &MemTableScan{TableSource: src}
+	if where == nil {
+		return p, true, nil
+	}
+	cond, err := buildExpr(ctx, where, src.Schema(), "where clause")
+	if err != nil {
+		return nil, true, err
+	}
+	return &Selection{Child: p, Conds: splitAnd(cond, nil)}, true, nil
+}
+
+// IsMemTable reports whether the tables of database db are memory tables.
+func IsMemTable(db string) bool { return infoschema.IsDB(db) }
