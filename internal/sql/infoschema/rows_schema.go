@@ -20,7 +20,7 @@ func schemataRows(s *Source) [][]types.Datum {
 		str(DisplayCollation(Collation)), null(), str("NO")}}
 	if s.Schema != nil {
 		for _, db := range s.Schema.Databases() {
-			if s.visibleDB(db.Name) {
+			if s.VisibleDB(db.Name) {
 				rows = append(rows, []types.Datum{str(catalogName), str(db.Name), str(DisplayCharset(db.Charset)),
 					str(DisplayCollation(db.Collate)), null(), str("NO")})
 			}
@@ -70,28 +70,39 @@ func secondaryIndexes(t *catalog.TableInfo) int {
 func columnsRows(s *Source) [][]types.Datum {
 	var rows [][]types.Datum
 	for _, dt := range s.visibleTables(true) {
-		privs := s.columnPrivileges(dt.db, dt.t.Name)
-		pos := 0
-		for _, c := range dt.t.Columns {
-			if c.Hidden {
-				continue
-			}
-			pos++
-			ft := &c.FieldType
-			prec, scale := numericPrecision(ft)
-			cs, co := null(), null()
-			if ft.EvalType() == types.ETString && !ft.IsBinaryString() {
-				cs, co = str(DisplayCharset(ft.Charset)), str(DisplayCollation(ft.Collate))
-			}
-			colType := catalog.ColumnTypeString(ft)
-			rows = append(rows, []types.Datum{
-				str(catalogName), str(dt.db), str(dt.t.Name), str(c.Name), i64(int64(pos)),
-				catalog.ColumnDefault(c), yesNo(!c.NotNull(), "YES", "NO"), str(DataType(colType)),
-				charLength(ft, false), charLength(ft, true), prec, scale, datetimePrecision(ft), cs, co,
-				str(colType), str(catalog.ColumnKey(c)), str(catalog.ColumnExtra(c)), str(privs),
-				str(c.Comment), str(""), null(),
-			})
+		rows = appendColumnsRows(rows, s, dt)
+	}
+	return rows
+}
+
+// ColumnsRowsOf returns the COLUMNS rows of table t of database db
+// (SHOW COLUMNS), whether or not the user may see it.
+func ColumnsRowsOf(s *Source, db string, t *catalog.TableInfo) [][]types.Datum {
+	return appendColumnsRows(nil, s, dbTable{db, t})
+}
+
+func appendColumnsRows(rows [][]types.Datum, s *Source, dt dbTable) [][]types.Datum {
+	privs := s.columnPrivileges(dt.db, dt.t.Name)
+	pos := 0
+	for _, c := range dt.t.Columns {
+		if c.Hidden {
+			continue
 		}
+		pos++
+		ft := &c.FieldType
+		prec, scale := numericPrecision(ft)
+		cs, co := null(), null()
+		if ft.EvalType() == types.ETString && !ft.IsBinaryString() {
+			cs, co = str(DisplayCharset(ft.Charset)), str(DisplayCollation(ft.Collate))
+		}
+		colType := catalog.ColumnTypeString(ft)
+		rows = append(rows, []types.Datum{
+			str(catalogName), str(dt.db), str(dt.t.Name), str(c.Name), i64(int64(pos)),
+			catalog.ColumnDefault(c), yesNo(!c.NotNull(), "YES", "NO"), str(DataType(colType)),
+			charLength(ft, false), charLength(ft, true), prec, scale, datetimePrecision(ft), cs, co,
+			str(colType), str(catalog.ColumnKey(c)), str(catalog.ColumnExtra(c)), str(privs),
+			str(c.Comment), str(""), null(),
+		})
 	}
 	return rows
 }
@@ -212,20 +223,31 @@ func datetimePrecision(ft *types.FieldType) types.Datum {
 func statisticsRows(s *Source) [][]types.Datum {
 	var rows [][]types.Datum
 	for _, dt := range s.visibleTables(false) {
-		for _, idx := range catalog.Indexes(dt.t) {
-			for i, ic := range idx.Columns {
-				c := dt.t.Columns[ic.Offset]
-				sub := null()
-				if ic.Length > 0 {
-					sub = i64(int64(ic.Length))
-				}
-				rows = append(rows, []types.Datum{
-					str(catalogName), str(dt.db), str(dt.t.Name), i64(boolInt(!idx.Unique)),
-					str(dt.db), str(idx.Name), i64(int64(i + 1)), str(c.Name), str("A"), i64(0), sub,
-					null(), yesNo(!c.NotNull(), "YES", ""), str("BTREE"), str(""), str(idx.Comment),
-					str("YES"), null(),
-				})
+		rows = appendStatisticsRows(rows, dt)
+	}
+	return rows
+}
+
+// StatisticsRowsOf returns the STATISTICS rows of table t of database db
+// (SHOW INDEX).
+func StatisticsRowsOf(db string, t *catalog.TableInfo) [][]types.Datum {
+	return appendStatisticsRows(nil, dbTable{db, t})
+}
+
+func appendStatisticsRows(rows [][]types.Datum, dt dbTable) [][]types.Datum {
+	for _, idx := range catalog.Indexes(dt.t) {
+		for i, ic := range idx.Columns {
+			c := dt.t.Columns[ic.Offset]
+			sub := null()
+			if ic.Length > 0 {
+				sub = i64(int64(ic.Length))
 			}
+			rows = append(rows, []types.Datum{
+				str(catalogName), str(dt.db), str(dt.t.Name), i64(boolInt(!idx.Unique)),
+				str(dt.db), str(idx.Name), i64(int64(i + 1)), str(c.Name), str("A"), i64(0), sub,
+				null(), yesNo(!c.NotNull(), "YES", ""), str("BTREE"), str(""), str(idx.Comment),
+				str("YES"), null(),
+			})
 		}
 	}
 	return rows

@@ -82,11 +82,11 @@ var builders = map[string]func(*Source) [][]types.Datum{
 }
 
 // Rows returns the rows of information_schema table name that src's
-// user may see; 1146 for an unknown table.
+// user may see; 1109 for an unknown table.
 func Rows(src *Source, name string) ([][]types.Datum, error) {
 	t := Lookup(name)
 	if t == nil {
-		return nil, sqlerr.New(sqlerr.ErrNoSuchTable, DBName, name)
+		return nil, sqlerr.New(sqlerr.ErrUnknownTable, name, DBName)
 	}
 	b := builders[t.Name]
 	if b == nil {
@@ -95,14 +95,14 @@ func Rows(src *Source, name string) ([][]types.Datum, error) {
 	return b(src), nil
 }
 
-// visibleDB reports whether the user may see database db.
-func (s *Source) visibleDB(db string) bool {
+// VisibleDB reports whether the user may see database db.
+func (s *Source) VisibleDB(db string) bool {
 	return s.Account == nil || IsDB(db) || s.Account.HasAnyOn(db)
 }
 
-// visibleTable reports whether the user may see table db.table: some
+// VisibleTable reports whether the user may see table db.table: some
 // privilege on it, its database or globally.
-func (s *Source) visibleTable(db, table string) bool {
+func (s *Source) VisibleTable(db, table string) bool {
 	a := s.Account
 	if a == nil || IsDB(db) {
 		return true
@@ -130,7 +130,7 @@ func (s *Source) visibleTables(withMem bool) []dbTable {
 		return out
 	}
 	for _, db := range s.Schema.Databases() {
-		if !s.visibleDB(db.Name) {
+		if !s.VisibleDB(db.Name) {
 			continue
 		}
 		ts, err := s.Schema.Tables(db.Name)
@@ -138,7 +138,7 @@ func (s *Source) visibleTables(withMem bool) []dbTable {
 			continue
 		}
 		for _, t := range ts {
-			if s.visibleTable(db.Name, t.Name) {
+			if s.VisibleTable(db.Name, t.Name) {
 				out = append(out, dbTable{db.Name, t})
 			}
 		}

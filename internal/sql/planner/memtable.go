@@ -16,14 +16,15 @@ type MemTableScan struct {
 }
 
 // resolveMemTable resolves db.name when db is information_schema: ok is
-// false for other databases; a missing table is 1146.
+// false for other databases; a missing table is MySQL's 1109 unknown
+// table in information_schema.
 func resolveMemTable(db, name string) (string, *catalog.TableInfo, bool, error) {
 	if !infoschema.IsDB(db) {
 		return "", nil, false, nil
 	}
 	t := infoschema.Lookup(name)
 	if t == nil {
-		return "", nil, true, sqlerr.New(sqlerr.ErrNoSuchTable, infoschema.DBName, name)
+		return "", nil, true, sqlerr.New(sqlerr.ErrUnknownTable, name, infoschema.DBName)
 	}
 	return infoschema.DBName, t.TableInfo(), true, nil
 }

@@ -35,6 +35,9 @@ func (s *Session) checkPriv(ctx context.Context, stmt ast.StmtNode) error {
 
 // checkStmtFor is checkPriv for the account acc.
 func (s *Session) checkStmtFor(acc *privilege.Account, stmt ast.StmtNode) error {
+	if err := s.checkInfoSchemaWrite(stmt); err != nil {
+		return err
+	}
 	if acc.Global.Has(privilege.GlobalPrivs | privilege.GrantPriv) {
 		return nil
 	}

@@ -129,7 +129,7 @@ func (s *Session) writeResult(ectx *exec.Context) server.Result {
 func (s *Session) execContext(q *queryCtx, txn kv.Transaction) *exec.Context {
 	mode := s.vars.SQLMode()
 	return &exec.Context{
-		Eval: q, Txn: txn, Alloc: s.d.catalog.Allocator(), Now: q.now.In(s.vars.Location()),
+		Eval: q, Txn: txn, Alloc: s.d.catalog.Allocator(), Now: q.now.In(s.vars.Location()), MemTables: q,
 		Strict:            mode.Strict(),
 		NoAutoValueOnZero: mode&sysvar.ModeNoAutoValueOnZero != 0,
 	}

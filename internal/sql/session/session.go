@@ -11,6 +11,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/strata-db/strata/internal/client/txnclient"
 	_ "github.com/strata-db/strata/internal/sql/expr" // the parser's value-expression driver
+	"github.com/strata-db/strata/internal/sql/infoschema"
 	"github.com/strata-db/strata/internal/sql/server"
 	"github.com/strata-db/strata/internal/sql/session/sysvar"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
@@ -186,6 +187,10 @@ func (s *Session) ResetPrepared(id uint32) error { return s.resetPrepared(id) }
 func (s *Session) UseDB(ctx context.Context, db string) error {
 	if err := s.checkUse(ctx, db); err != nil {
 		return err
+	}
+	if infoschema.IsDB(db) {
+		s.db = infoschema.DBName
+		return nil
 	}
 	d, err := s.d.catalog.InfoSchema().Database(db)
 	if err != nil {

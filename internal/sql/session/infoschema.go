@@ -1,0 +1,183 @@
+package session
+
+// The session side of information_schema: the statement's queryCtx is
+// the executors' MemTables hook, answering with rows built from the
+// statement's schema snapshot, the session's account and the Domain's
+// sessions.
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/charset"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/infoschema"
+	"github.com/strata-db/strata/internal/sql/privilege"
+	"github.com/strata-db/strata/internal/sql/session/sysvar"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// Rows implements exec.MemTables: the rows of an information_schema
+// table as the session's user may see them.
+func (q *queryCtx) Rows(ctx context.Context, db, table string) ([][]types.Datum, error) {
+	if !infoschema.IsDB(db) {
+		return nil, sqlerr.New(sqlerr.ErrNoSuchTable, db, table)
+	}
+	return infoschema.Rows(q.s.infoSource(ctx, q.is), table)
+}
+
+// infoSource is what information_schema's rows are built from.
+func (s *Session) infoSource(ctx context.Context, is *catalog.InfoSchema) *infoschema.Source {
+	acc := s.account(ctx)
+	src := &infoschema.Source{Schema: is, Account: acc, Accounts: []*privilege.Account{acc}}
+	// MySQL shows every account's grants to those who may read the grant
+	// tables (SELECT on mysql.*, which Strata folds into global SELECT).
+	if acc.Global.Has(privilege.SelectPriv) {
+		src.Accounts = s.d.privs.Snapshot().Accounts()
+	}
+	src.Processes = s.processes(acc)
+	src.Charsets, src.Collations = knownCharsets()
+	return src
+}
+
+// processes lists the sessions PROCESSLIST shows: all of them for an
+// account with SUPER (MySQL's PROCESS), else the user's own.
+func (s *Session) processes(acc *privilege.Account) []infoschema.Process {
+	s.d.mu.Lock()
+	sessions := make([]*Session, 0, len(s.d.sessions))
+	for _, o := range s.d.sessions {
+		if acc.Global.Has(privilege.SuperPriv) || o.conn.User == s.conn.User {
+			sessions = append(sessions, o)
+		}
+	}
+	s.d.mu.Unlock()
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].conn.ID < sessions[j].conn.ID })
+	out := make([]infoschema.Process, 0, len(sessions))
+	for _, o := range sessions {
+		o.proc.mu.Lock()
+		cmd, sql, since := o.proc.command, o.proc.sql, o.proc.since
+		o.proc.mu.Unlock()
+		if cmd == "" {
+			cmd = "Sleep"
+		}
+		// o.db is read unlocked, as SHOW PROCESSLIST does.
+		p := infoschema.Process{ID: uint64(o.conn.ID), User: o.conn.User, Host: o.conn.Host, DB: o.db,
+			Command: cmd, State: stateOf(cmd), Info: sql, HasInfo: cmd == "Query"}
+		if !since.IsZero() {
+			p.Time = int64(time.Since(since).Seconds())
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// charsetDescriptions are MySQL 8's descriptions where the parser's
+// differ.
+var charsetDescriptions = map[string]string{
+	"latin1": "cp1252 West European", "binary": "Binary pseudo charset", "gbk": "GBK Simplified Chinese",
+}
+
+var (
+	charsetsOnce sync.Once
+	charsetList  []infoschema.CharsetInfo
+	collList     []infoschema.CollationInfo
+)
+
+// knownCharsets are the character sets and collations Strata accepts
+// (sysvar's lists), described from the parser's tables; utf8 and utf8mb3
+// are one charset.
+func knownCharsets() ([]infoschema.CharsetInfo, []infoschema.CollationInfo) {
+	charsetsOnce.Do(func() {
+		for name, def := range sysvar.Charsets {
+			if name == "utf8mb3" {
+				continue
+			}
+			cs, err := charset.GetCharsetInfo(name)
+			if err != nil {
+				continue
+			}
+			desc := charsetDescriptions[name]
+			if desc == "" {
+				desc = cs.Desc
+			}
+			charsetList = append(charsetList, infoschema.CharsetInfo{Name: name, DefaultCollation: def,
+				Description: desc, MaxLen: cs.Maxlen})
+		}
+		sort.Slice(charsetList, func(i, j int) bool {
+			return infoschema.DisplayCharset(charsetList[i].Name) < infoschema.DisplayCharset(charsetList[j].Name)
+		})
+		for id, name := range mysql.Collations {
+			cs, ok := sysvar.CollationCharset(name)
+			if !ok || cs == "utf8mb3" {
+				continue
+			}
+			c, err := charset.GetCollationByName(name)
+			if err != nil {
+				continue
+			}
+			collList = append(collList, infoschema.CollationInfo{Name: name, Charset: cs, ID: int(id),
+				Default: sysvar.Charsets[cs] == name, Sortlen: c.Sortlen,
+				PadSpace: c.PadAttribute == charset.PadSpace && !strings.Contains(name, "_0900_")})
+		}
+		sort.Slice(collList, func(i, j int) bool {
+			return infoschema.DisplayCollation(collList[i].Name) < infoschema.DisplayCollation(collList[j].Name)
+		})
+	})
+	return charsetList, collList
+}
+
+// checkInfoSchemaWrite refuses statements that write to or define
+// objects in information_schema, as MySQL does for everyone, root
+// included: 1044 access denied to the database.
+func (s *Session) checkInfoSchemaWrite(stmt ast.StmtNode) error {
+	var targets []*ast.TableName
+	switch st := stmt.(type) {
+	case *ast.InsertStmt:
+		targets = tablesIn(st.Table)
+	case *ast.UpdateStmt:
+		targets = updateTargets(st)
+	case *ast.DeleteStmt:
+		targets = deleteTargets(st)
+	case *ast.CreateTableStmt:
+		targets = []*ast.TableName{st.Table}
+	case *ast.DropTableStmt:
+		targets = st.Tables
+	case *ast.TruncateTableStmt:
+		targets = []*ast.TableName{st.Table}
+	case *ast.AlterTableStmt:
+		targets = []*ast.TableName{st.Table}
+	case *ast.CreateIndexStmt:
+		targets = []*ast.TableName{st.Table}
+	case *ast.DropIndexStmt:
+		targets = []*ast.TableName{st.Table}
+	case *ast.RenameTableStmt:
+		for _, tt := range st.TableToTables {
+			targets = append(targets, tt.OldTable, tt.NewTable)
+		}
+	case *ast.CreateDatabaseStmt:
+		return s.denyInfoSchema(st.Name.O)
+	case *ast.DropDatabaseStmt:
+		return s.denyInfoSchema(st.Name.O)
+	default:
+		return nil
+	}
+	for _, t := range targets {
+		if err := s.denyInfoSchema(s.tableDB(t)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Session) denyInfoSchema(db string) error {
+	if infoschema.IsDB(db) {
+		return sqlerr.New(sqlerr.ErrDBAccessDenied, s.conn.User, s.conn.Host, infoschema.DBName)
+	}
+	return nil
+}
