@@ -13,7 +13,7 @@ var funcAliases = map[string]string{
 	"ceiling": "ceil", "substr": "substring", "mid": "substring",
 	"lcase": "lower", "ucase": "upper", "octet_length": "length",
 	"character_length": "char_length", "current_timestamp": "now",
-	"localtime": "now", "localtimestamp": "now", "sysdate": "now",
+	"localtime": "now", "localtimestamp": "now",
 	"current_date": "curdate", "schema": "database",
 	"session_user": "user", "system_user": "user", "power": "pow",
 	"dayofmonth": "day", "adddate": "date_add", "subdate": "date_sub",
@@ -34,11 +34,8 @@ var funcArity = map[string]arity{
 	"greatest":       {2, -1}, "least": {2, -1}, "trim": {1, 3}, "ltrim": {1, 1}, "rtrim": {1, 1},
 	"replace": {3, 3}, "left": {2, 2}, "right": {2, 2}, "repeat": {2, 2},
 	"sign": {1, 1}, "pow": {2, 2}, "sqrt": {1, 1},
-	"date": {1, 1}, "year": {1, 1}, "month": {1, 1}, "day": {1, 1}, "hour": {1, 1},
-	"minute": {1, 1}, "second": {1, 1}, "microsecond": {1, 1}, "quarter": {1, 1},
+	"date": {1, 1}, "year": {1, 1}, "month": {1, 1}, "day": {1, 1}, "quarter": {1, 1},
 	"dayofweek": {1, 1}, "dayofyear": {1, 1}, "datediff": {2, 2},
-	"date_add": {2, 3}, "date_sub": {2, 3}, "unix_timestamp": {0, 1},
-	"from_unixtime": {1, 1}, "date_format": {2, 2},
 	"instr": {2, 2}, "locate": {2, 3}, "lpad": {3, 3}, "rpad": {3, 3}, "reverse": {1, 1},
 	"hex": {1, 1}, "md5": {1, 1}, "sha1": {1, 1}, "ascii": {1, 1}, "space": {1, 1},
 	"isnull": {1, 1},
@@ -48,6 +45,19 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 	name := n.FnName.L
 	if a, ok := funcAliases[name]; ok {
 		name = a
+	}
+	if name == "date_add" || name == "date_sub" || name == "extract" || name == "timestampdiff" || name == "timestampadd" {
+		return b.unitFuncCall(n, name)
+	}
+	if def, ok := funcDefs[name]; ok {
+		if len(n.Args) < def.min || (def.max >= 0 && len(n.Args) > def.max) {
+			return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, n.FnName.O)
+		}
+		args, err := b.buildArgs(n.Args)
+		if err != nil {
+			return nil, err
+		}
+		return def.build(b, &call{name: name, args: args})
 	}
 	ar, ok := funcArity[name]
 	if !ok {
@@ -66,22 +76,6 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 	leading, trailing := name != "rtrim", name != "ltrim"
 	if name == "trim" {
 		leading, trailing, nodes = trimDirection(nodes)
-	}
-	unit := ast.TimeUnitDay // ADDDATE(d, n) adds days
-	if name == "date_add" || name == "date_sub" {
-		if len(nodes) == 3 {
-			u, ok := nodes[2].(*ast.TimeUnitExpr)
-			if !ok {
-				return nil, sqlerr.New(mysql.ErrWrongArguments, n.FnName.O)
-			}
-			switch u.Unit {
-			case ast.TimeUnitMicrosecond, ast.TimeUnitSecond, ast.TimeUnitMinute, ast.TimeUnitHour,
-				ast.TimeUnitDay, ast.TimeUnitWeek, ast.TimeUnitMonth, ast.TimeUnitQuarter, ast.TimeUnitYear:
-			default:
-				return nil, notSupported("INTERVAL unit " + u.Unit.String())
-			}
-			unit, nodes = u.Unit, nodes[:2]
-		}
 	}
 	args, err := b.buildArgs(nodes)
 	if err != nil {
@@ -104,26 +98,10 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 		return b.newFunc(name, args, ft, &strFunc{name: name, ci: getCollator(coll).ci && !bin, ft: ft}), nil
 	case "date":
 		return b.newFunc(name, args, types.NewFieldType(mysql.TypeDate), &timePartFunc{part: name}), nil
-	case "year", "month", "day", "hour", "minute", "second", "microsecond", "quarter", "dayofweek", "dayofyear":
+	case "year", "month", "day", "quarter", "dayofweek", "dayofyear":
 		return b.newFunc(name, args, intType(false), &timePartFunc{part: name}), nil
 	case "datediff":
 		return b.newFunc(name, args, intType(false), dateDiffFunc{}), nil
-	case "date_add", "date_sub":
-		ft := dateAddType(args[0].Type(), unit)
-		return b.newFunc(name, args, ft, &dateAddFunc{sub: name == "date_sub", unit: unit, ft: ft}), nil
-	case "unix_timestamp":
-		ft := intType(false)
-		if len(args) == 1 {
-			if fsp := args[0].Type().Decimal; args[0].Type().EvalType() == types.ETDatetime && fsp > 0 {
-				ft = decimalType(12+fsp, fsp)
-			}
-		}
-		return b.newFunc(name, args, ft, &unixTimestampFunc{ft: ft}), nil
-	case "from_unixtime":
-		return b.newFunc(name, args, types.NewFieldType(mysql.TypeDatetime), fromUnixtimeFunc{}), nil
-	case "date_format":
-		ft := stringType("utf8mb4_bin", false, 64)
-		return b.newFunc(name, args, ft, &dateFormatFunc{ft: ft}), nil
 	case "trim", "ltrim", "rtrim":
 		coll, bin := deriveCollation(args[:1])
 		ft := stringType(coll, bin, args[0].Type().Flen)

@@ -58,7 +58,11 @@ func (f *strFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types
 		if n.unsigned || n.v < 0 || n.v > 64<<20 {
 			return types.NewNullDatum(), nil
 		}
-		return strResult(pad(v[0], int(n.v), v[2], f.name == "lpad"), f.ft), nil
+		out, ok := pad(v[0], int(n.v), v[2], f.name == "lpad")
+		if !ok {
+			return types.NewNullDatum(), nil
+		}
+		return strResult(out, f.ft), nil
 	case "reverse":
 		if binary {
 			out := make([]byte, len(v[0]))
@@ -73,8 +77,12 @@ func (f *strFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types
 		}
 		return strResult([]byte(string(r)), f.ft), nil
 	case "hex":
-		if ds[0].Kind() == types.KindInt64 || ds[0].Kind() == types.KindUint64 {
+		switch ds[0].Kind() {
+		case types.KindInt64, types.KindUint64:
 			return strResult([]byte(strings.ToUpper(hexUint(uint64(ds[0].GetInt64())))), f.ft), nil
+		case types.KindDecimal, types.KindFloat32, types.KindFloat64:
+			// Numbers are rounded to a 64-bit integer first: HEX(1.5) = '2'.
+			return strResult([]byte(strings.ToUpper(hexUint(uint64(toInt(ctx, &ds[0]).v)))), f.ft), nil
 		}
 		return strResult([]byte(strings.ToUpper(hex.EncodeToString(v[0]))), f.ft), nil
 	case "md5":
@@ -153,23 +161,23 @@ func foldString(s string) string {
 	return strings.Map(foldRune, s)
 }
 
-// pad pads or cuts s to n characters with padStr on the left or right; an
-// empty padStr that is needed gives NULL in MySQL, here the cut string.
-func pad(s []byte, n int, padStr []byte, left bool) []byte {
+// pad pads or cuts s to n characters with padStr on the left or right;
+// ok false (NULL, as in MySQL) when padding is needed and padStr is empty.
+func pad(s []byte, n int, padStr []byte, left bool) ([]byte, bool) {
 	r := []rune(string(s))
 	if n <= len(r) {
-		return []byte(string(r[:n]))
+		return []byte(string(r[:n])), true
 	}
 	p := []rune(string(padStr))
 	if len(p) == 0 {
-		return s
+		return nil, false
 	}
 	fill := make([]rune, 0, n-len(r))
 	for len(fill) < n-len(r) {
 		fill = append(fill, p[len(fill)%len(p)])
 	}
 	if left {
-		return []byte(string(fill) + string(r))
+		return []byte(string(fill) + string(r)), true
 	}
-	return []byte(string(r) + string(fill))
+	return []byte(string(r) + string(fill)), true
 }

@@ -1,0 +1,53 @@
+package expr
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// call is one function call being built: its resolved name, built
+// arguments, and the time unit of EXTRACT, TIMESTAMPDIFF, TIMESTAMPADD
+// and DATE_ADD (the parser passes the unit as an argument node).
+type call struct {
+	name string
+	args []Expression
+	unit ast.TimeUnitType
+}
+
+// funcDef is a function the builder knows from the table: its argument
+// counts (max -1: unbounded) and how to build a call of it.
+type funcDef struct {
+	min, max int
+	build    func(b *builder, c *call) (Expression, error)
+}
+
+// funcDefs is the table of functions registered by the files that
+// implement them (their init functions); builder_funcs.go's switch holds
+// the older ones.
+var funcDefs = map[string]funcDef{}
+
+// register adds a function to funcDefs.
+func register(name string, min, max int, build func(b *builder, c *call) (Expression, error)) {
+	funcDefs[name] = funcDef{min: min, max: max, build: build}
+}
+
+// fixed returns a builder for a function of a fixed result type ft,
+// implemented by fn.
+func fixed(ft func() *types.FieldType, fn builtin) func(b *builder, c *call) (Expression, error) {
+	return func(b *builder, c *call) (Expression, error) {
+		return b.newFunc(c.name, c.args, ft(), fn), nil
+	}
+}
+
+// textType is the type of functions that return generated text (HEX, MD5,
+// DATE_FORMAT): utf8mb4 of at most flen characters.
+func textType(flen int) func() *types.FieldType {
+	return func() *types.FieldType { return stringType("utf8mb4_bin", false, flen) }
+}
+
+// binaryType is the type of functions that return bytes (UNHEX, CHAR,
+// FROM_BASE64).
+func binaryType() *types.FieldType { return stringType("binary", true, 255) }
+
+func intResult() *types.FieldType  { return intType(false) }
+func uintResult() *types.FieldType { return intType(true) }
