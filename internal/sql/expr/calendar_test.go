@@ -13,8 +13,8 @@ import (
 func TestCalcWeek(t *testing.T) {
 	for _, c := range []struct {
 		y, m, d, mode, week int
-		yearweek          bool
-		wyear             int
+		yearweek            bool
+		wyear               int
 	}{
 		{2008, 2, 20, 0, 7, false, 0}, {2008, 2, 20, 1, 8, false, 0}, {2008, 12, 31, 1, 53, false, 0},
 		{2000, 1, 1, 0, 0, false, 0}, {2000, 1, 1, 1, 0, false, 0}, {2000, 1, 1, 2, 52, false, 0},
