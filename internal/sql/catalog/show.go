@@ -59,7 +59,10 @@ func ShowCreateTable(t *TableInfo) string {
 		lines = append(lines, "  "+indexDefinition(idx))
 	}
 	b.WriteString(strings.Join(lines, ",\n"))
-	fmt.Fprintf(&b, "\n) ENGINE=InnoDB DEFAULT CHARSET=%s COLLATE=%s", t.Charset, t.Collate)
+	fmt.Fprintf(&b, "\n) ENGINE=InnoDB DEFAULT CHARSET=%s", displayCharset(t.Charset))
+	if showsCollate(t.Collate) {
+		fmt.Fprintf(&b, " COLLATE=%s", displayCollation(t.Collate))
+	}
 	if t.Comment != "" {
 		fmt.Fprintf(&b, " COMMENT=%s", quoteString(t.Comment))
 	}
@@ -186,9 +189,39 @@ func FullColumnRows(t *TableInfo) [][]types.Datum {
 }
 
 // ShowCreateDatabase renders SHOW CREATE DATABASE's text as MySQL 8 does.
+// The COLLATE clause is left out for a charset's primary collation, as
+// MySQL does.
 func ShowCreateDatabase(db *DBInfo) string {
-	return fmt.Sprintf("CREATE DATABASE %s /*!40100 DEFAULT CHARACTER SET %s COLLATE %s */ /*!80016 DEFAULT ENCRYPTION='N' */",
-		quoteIdent(db.Name), db.Charset, db.Collate)
+	cs := "DEFAULT CHARACTER SET " + displayCharset(db.Charset)
+	if showsCollate(db.Collate) {
+		cs += " COLLATE " + displayCollation(db.Collate)
+	}
+	return fmt.Sprintf("CREATE DATABASE %s /*!40100 %s */ /*!80016 DEFAULT ENCRYPTION='N' */", quoteIdent(db.Name), cs)
+}
+
+// mysqlPrimaryCollations are the collations MySQL 8 marks primary for
+// their charset, whose name SHOW CREATE leaves out (utf8mb4's
+// utf8mb4_0900_ai_ci is always shown).
+var mysqlPrimaryCollations = map[string]bool{
+	"utf8_general_ci": true, "utf8mb3_general_ci": true, "latin1_swedish_ci": true,
+	"ascii_general_ci": true, "binary": true, "gbk_chinese_ci": true, "gb18030_chinese_ci": true,
+}
+
+func showsCollate(co string) bool { return !mysqlPrimaryCollations[strings.ToLower(co)] }
+
+// displayCharset and displayCollation name utf8 utf8mb3, as MySQL 8 does.
+func displayCharset(cs string) string {
+	if cs == "utf8" {
+		return "utf8mb3"
+	}
+	return cs
+}
+
+func displayCollation(co string) string {
+	if rest, ok := strings.CutPrefix(co, "utf8_"); ok {
+		return "utf8mb3_" + rest
+	}
+	return co
 }
 
 // DescribeRows returns DESCRIBE's rows: string datums, NULL datums where

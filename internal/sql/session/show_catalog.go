@@ -267,8 +267,7 @@ func (s *Session) showCreateDatabase(ctx context.Context, st *ast.ShowStmt) (*sh
 			return nil, err
 		}
 	}
-	text := catalog.ShowCreateDatabase(&catalog.DBInfo{Name: db.Name,
-		Charset: infoschema.DisplayCharset(db.Charset), Collate: infoschema.DisplayCollation(db.Collate)})
+	text := catalog.ShowCreateDatabase(db)
 	if st.IfNotExists {
 		text = strings.Replace(text, "CREATE DATABASE ", "CREATE DATABASE /*!32312 IF NOT EXISTS*/ ", 1)
 	}
