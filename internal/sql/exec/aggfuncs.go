@@ -17,20 +17,27 @@ type aggState struct {
 	has    bool
 	seen   map[string]struct{} // DISTINCT
 	keyBuf []byte
+	bits   uint64      // BIT_AND/OR/XOR
+	vr     varianceAcc // STDDEV/VARIANCE
+	gc     []concatRow // GROUP_CONCAT
 }
 
 // update folds one row into the state of f.
 func (s *aggState) update(ctx expr.EvalContext, f *planner.AggFunc, row chunk.Row) error {
 	args := make([]types.Datum, 0, 2)
-	for _, a := range f.Args {
+	nvals := len(f.ValueArgs())
+	for i, a := range f.Args {
 		d, err := a.Eval(ctx, row)
 		if err != nil {
 			return err
 		}
-		if d.IsNull() {
+		if d.IsNull() && i < nvals {
 			return nil // aggregates skip NULLs
 		}
 		args = append(args, d)
+	}
+	if f.Name == planner.AggGroupConcat {
+		return s.addConcat(f, args)
 	}
 	if f.Distinct {
 		s.keyBuf = codec.EncodeKey(s.keyBuf[:0], args...)
@@ -61,6 +68,11 @@ func (s *aggState) update(ctx expr.EvalContext, f *planner.AggFunc, row chunk.Ro
 		}
 		v, _ := d.ToFloat64()
 		s.float += v
+	case planner.AggBitAnd, planner.AggBitOr, planner.AggBitXor:
+		s.addBits(f.Name, d)
+	case planner.AggStddevPop, planner.AggStddevSamp, planner.AggVarPop, planner.AggVarSamp:
+		v, _ := d.ToFloat64()
+		s.vr.add(v)
 	case planner.AggMin, planner.AggMax:
 		c := 0
 		if s.has {
@@ -74,10 +86,21 @@ func (s *aggState) update(ctx expr.EvalContext, f *planner.AggFunc, row chunk.Ro
 }
 
 // result is the function's value for the group.
-func (s *aggState) result(f *planner.AggFunc) types.Datum {
+func (s *aggState) result(ctx expr.EvalContext, f *planner.AggFunc) types.Datum {
 	switch f.Name {
 	case planner.AggCount:
 		return types.NewIntDatum(s.count)
+	case planner.AggBitAnd:
+		if s.count == 0 {
+			return types.NewUintDatum(^uint64(0))
+		}
+		return types.NewUintDatum(s.bits)
+	case planner.AggBitOr, planner.AggBitXor:
+		return types.NewUintDatum(s.bits)
+	case planner.AggStddevPop, planner.AggStddevSamp, planner.AggVarPop, planner.AggVarSamp:
+		return s.vr.result(f.Name)
+	case planner.AggGroupConcat:
+		return s.concatResult(ctx, f)
 	case planner.AggMin, planner.AggMax:
 		if !s.has {
 			return types.NewNullDatum()
@@ -111,6 +134,9 @@ func (s *aggState) result(f *planner.AggFunc) types.Datum {
 type aggGroup struct {
 	first  []types.Datum
 	states []aggState
+	// ctx is the context of the group's last update (GROUP_CONCAT reads
+	// group_concat_max_len and warns through it).
+	ctx expr.EvalContext
 }
 
 func newAggGroup(p *planner.Agg, row chunk.Row, fts []*types.FieldType) *aggGroup {
@@ -124,6 +150,7 @@ func newAggGroup(p *planner.Agg, row chunk.Row, fts []*types.FieldType) *aggGrou
 }
 
 func (g *aggGroup) update(ctx expr.EvalContext, p *planner.Agg, row chunk.Row) error {
+	g.ctx = ctx
 	for i, f := range p.Funcs {
 		if err := g.states[i].update(ctx, f, row); err != nil {
 			return err
@@ -138,7 +165,7 @@ func (g *aggGroup) appendTo(p *planner.Agg, chk *chunk.Chunk) {
 		chk.AppendDatum(i, &g.first[i])
 	}
 	for i, f := range p.Funcs {
-		d := g.states[i].result(f)
+		d := g.states[i].result(g.ctx, f)
 		chk.AppendDatum(len(g.first)+i, &d)
 	}
 }

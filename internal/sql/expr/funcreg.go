@@ -51,3 +51,11 @@ func binaryType() *types.FieldType { return stringType("binary", true, 255) }
 
 func intResult() *types.FieldType  { return intType(false) }
 func uintResult() *types.FieldType { return intType(true) }
+
+func init() {
+	// ANY_VALUE(x) is x: Strata resolves a non-aggregated column to its
+	// group's first row, which is what ANY_VALUE asks for.
+	register("any_value", 1, 1, func(b *builder, c *call) (Expression, error) {
+		return b.newFunc(c.name, c.args, c.args[0].Type(), passFunc{}), nil
+	})
+}

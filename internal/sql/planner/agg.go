@@ -6,6 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/format"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
+	parsertypes "github.com/pingcap/tidb/pkg/parser/types"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/types"
@@ -65,27 +66,75 @@ func buildAgg(ctx Context, p Plan, gb *ast.GroupByClause, aggs []*ast.AggregateF
 	}
 	agg.cols = append(agg.cols, in...)
 	for _, a := range aggs {
-		f := &AggFunc{Name: strings.ToLower(a.F), Distinct: a.Distinct}
-		switch f.Name {
-		case AggCount, AggSum, AggAvg, AggMin, AggMax:
-		default:
-			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "aggregate function "+a.F)
+		f, err := buildAggFunc(ctx, a, in)
+		if err != nil {
+			return nil, err
 		}
-		for _, arg := range a.Args {
-			e, err := buildExpr(ctx, arg, in, "field list")
-			if err != nil {
-				return nil, err
-			}
-			f.Args = append(f.Args, e)
-		}
-		if len(f.Args) != 1 && !(f.Name == AggCount && len(f.Args) > 1 && f.Distinct) {
-			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this aggregate call")
-		}
-		f.Ft = aggType(f)
 		agg.Funcs = append(agg.Funcs, f)
 		agg.cols = append(agg.cols, OutCol{Name: f.String(), Ft: f.Ft, Hidden: true})
 	}
 	return agg, nil
+}
+
+// aggAliases maps the parser's aggregate names to ours.
+var aggAliases = map[string]string{
+	"std": AggStddevPop, "stddev": AggStddevPop, "variance": AggVarPop,
+}
+
+// buildAggFunc resolves one aggregate call over the input columns in.
+func buildAggFunc(ctx Context, a *ast.AggregateFuncExpr, in []OutCol) (*AggFunc, error) {
+	f := &AggFunc{Name: strings.ToLower(a.F), Distinct: a.Distinct}
+	if n, ok := aggAliases[f.Name]; ok {
+		f.Name = n
+	}
+	args := a.Args
+	switch f.Name {
+	case AggCount, AggSum, AggAvg, AggMin, AggMax, AggStddevPop, AggStddevSamp, AggVarPop, AggVarSamp:
+	case AggBitAnd, AggBitOr, AggBitXor:
+		// The argument counts as BIGINT UNSIGNED (-1 is all ones, 2.5 is
+		// 3, text its number), as MySQL's val_uint reads it.
+		if len(args) == 1 {
+			tp := parsertypes.NewFieldType(mysql.TypeLonglong)
+			tp.AddFlag(mysql.UnsignedFlag)
+			args = []ast.ExprNode{&ast.FuncCastExpr{Expr: args[0], Tp: tp, FunctionType: ast.CastFunction}}
+		}
+	case AggGroupConcat:
+		// The parser appends the separator to the arguments.
+		if len(args) < 2 {
+			return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, a.F)
+		}
+		sep, ok := args[len(args)-1].(ast.ValueExpr)
+		if !ok {
+			return nil, sqlerr.New(mysql.ErrWrongArguments, "GROUP_CONCAT")
+		}
+		f.Separator = sep.GetString()
+		args = args[:len(args)-1]
+		if a.Order != nil {
+			args = append([]ast.ExprNode{}, args...)
+			for _, it := range a.Order.Items {
+				args = append(args, it.Expr)
+				f.OrderDesc = append(f.OrderDesc, it.Desc)
+			}
+		}
+	default:
+		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "aggregate function "+a.F)
+	}
+	for _, arg := range args {
+		e, err := buildExpr(ctx, arg, in, "field list")
+		if err != nil {
+			return nil, err
+		}
+		f.Args = append(f.Args, e)
+	}
+	nvals := len(f.ValueArgs())
+	switch {
+	case f.Name == AggGroupConcat && nvals >= 1:
+	case f.Name == AggCount && f.Distinct && nvals >= 1:
+	case nvals != 1:
+		return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, a.F)
+	}
+	f.Ft = aggType(f)
+	return f, nil
 }
 
 // aggSchema resolves names over the aggregation's output: columns to the
@@ -130,6 +179,27 @@ func aggType(f *AggFunc) *types.FieldType {
 		}
 		ft := types.NewFieldType(mysql.TypeDouble)
 		ft.Flen, ft.Decimal = 22, -1
+		return ft
+	case AggBitAnd, AggBitOr, AggBitXor:
+		ft := types.NewFieldType(mysql.TypeLonglong)
+		ft.Flen = 21
+		ft.Flag |= mysql.UnsignedFlag | mysql.NotNullFlag
+		return ft
+	case AggStddevPop, AggStddevSamp, AggVarPop, AggVarSamp:
+		ft := types.NewFieldType(mysql.TypeDouble)
+		ft.Flen, ft.Decimal = 23, -1
+		return ft
+	case AggGroupConcat:
+		ft := types.NewFieldType(mysql.TypeVarString)
+		ft.Charset, ft.Collate, ft.Flen = "utf8mb4", "utf8mb4_bin", 1024
+		for _, a := range f.ValueArgs() {
+			if a.Type().IsBinaryString() {
+				ft.Charset, ft.Collate = "binary", "binary"
+				ft.Flag |= mysql.BinaryFlag
+			} else if t := a.Type(); t.EvalType() == types.ETString && t.Collate != "" && ft.Collate != "binary" {
+				ft.Charset, ft.Collate = t.Charset, t.Collate
+			}
+		}
 		return ft
 	}
 	ft := arg.Clone()

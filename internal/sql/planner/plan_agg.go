@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/strata-db/strata/internal/sql/expr"
@@ -15,13 +16,31 @@ const (
 	AggMin      = "min"
 	AggMax      = "max"
 	AggFirstRow = "firstrow"
+	// AggGroupConcat is GROUP_CONCAT([DISTINCT] a, ... [ORDER BY ...]
+	// [SEPARATOR s]).
+	AggGroupConcat = "group_concat"
+	AggBitAnd      = "bit_and"
+	AggBitOr       = "bit_or"
+	AggBitXor      = "bit_xor"
+	AggStddevPop   = "stddev_pop"
+	AggStddevSamp  = "stddev_samp"
+	AggVarPop      = "var_pop"
+	AggVarSamp     = "var_samp"
 )
 
 // AggFunc is one aggregate function over the child's rows.
 type AggFunc struct {
-	Name     string
+	Name string
+	// Args are the arguments; for GROUP_CONCAT the concatenated values
+	// followed by the ORDER BY keys (the last len(OrderDesc) arguments),
+	// so that every column the function reads is in Args.
 	Args     []expr.Expression
 	Distinct bool
+	// OrderDesc has one entry per GROUP_CONCAT ORDER BY key: true for
+	// DESC.
+	OrderDesc []bool
+	// Separator is GROUP_CONCAT's separator.
+	Separator string
 	// Ft is the result type.
 	Ft *types.FieldType
 }
@@ -34,14 +53,35 @@ func (f *AggFunc) String() string {
 	if f.Distinct {
 		sb.WriteString("distinct ")
 	}
-	for i, a := range f.Args {
+	vals := f.ValueArgs()
+	for i, a := range vals {
 		if i > 0 {
 			sb.WriteString(", ")
 		}
 		sb.WriteString(a.String())
 	}
+	for i, desc := range f.OrderDesc {
+		if i == 0 {
+			sb.WriteString(" order by ")
+		} else {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(f.Args[len(vals)+i].String())
+		if desc {
+			sb.WriteString(" desc")
+		}
+	}
+	if f.Name == AggGroupConcat {
+		sb.WriteString(" separator " + strconv.Quote(f.Separator))
+	}
 	sb.WriteByte(')')
 	return sb.String()
+}
+
+// ValueArgs returns the arguments the function aggregates (without
+// GROUP_CONCAT's ORDER BY keys).
+func (f *AggFunc) ValueArgs() []expr.Expression {
+	return f.Args[:len(f.Args)-len(f.OrderDesc)]
 }
 
 // Agg groups the child's rows by GroupBy and computes Funcs per group. Its
