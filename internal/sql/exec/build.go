@@ -60,6 +60,45 @@ func Build(ectx *Context, p planner.Plan) (Executor, error) {
 	case *planner.Lock:
 		b, err := mk(x.Child)
 		return &lock{base: b, p: x}, err
+	case *planner.Join:
+		b, _ := mk(nil)
+		l, err := Build(ectx, x.Left)
+		if err != nil {
+			return nil, err
+		}
+		r, err := Build(ectx, x.Right)
+		if err != nil {
+			return nil, err
+		}
+		return &hashJoin{base: b, p: x, left: l, right: r}, nil
+	case *planner.Apply:
+		b, _ := mk(nil)
+		l, err := Build(ectx, x.Left)
+		if err != nil {
+			return nil, err
+		}
+		r, err := Build(ectx, x.Right)
+		if err != nil {
+			return nil, err
+		}
+		return &apply{base: b, p: x, outer: l, inner: r}, nil
+	case *planner.MaxOneRow:
+		b, err := mk(x.Child)
+		return &maxOneRow{base: b}, err
+	case *planner.Dual:
+		b, _ := mk(nil)
+		return &dual{base: b, rows: x.Rows}, nil
+	case *planner.SetOp:
+		b, _ := mk(nil)
+		s := &setOp{base: b, p: x}
+		for _, in := range x.Inputs {
+			c, err := Build(ectx, in)
+			if err != nil {
+				return nil, err
+			}
+			s.inputs = append(s.inputs, c)
+		}
+		return s, nil
 	case *planner.Insert:
 		b, err := mk(x.Select)
 		return &insert{base: b, p: x}, err

@@ -12,6 +12,8 @@ func Build(ctx Context, stmt ast.StmtNode) (Plan, error) {
 	switch st := stmt.(type) {
 	case *ast.SelectStmt:
 		return buildSelect(ctx, st)
+	case *ast.SetOprStmt:
+		return (&qbuilder{ctx: ctx}).setOpr(st)
 	case *ast.InsertStmt:
 		return buildInsert(ctx, st)
 	case *ast.UpdateStmt:

@@ -64,6 +64,11 @@ func estRows(p Plan) string {
 	return "10000.00"
 }
 
+// explainer is implemented by plans that describe themselves.
+type explainer interface {
+	explainInfo() (name, obj, info string)
+}
+
 func describe(p Plan) (name, task, obj, info string) {
 	task = "root"
 	switch x := p.(type) {
@@ -145,6 +150,8 @@ func describe(p Plan) (name, task, obj, info string) {
 		name, obj, info = "Delete", "table:"+x.Table.Name, "N/A"
 	case *Explain:
 		name = "Explain"
+	case explainer:
+		name, obj, info = x.explainInfo()
 	default:
 		name = fmt.Sprintf("%T", p)
 	}

@@ -21,7 +21,7 @@ type schema struct {
 func (s *schema) Resolve(db, table, column string) (int, *types.FieldType, error) {
 	found := -1
 	for i, c := range s.cols {
-		if !strings.EqualFold(c.Name, column) ||
+		if !strings.EqualFold(c.Name, column) || (c.QualifiedOnly && table == "") ||
 			(table != "" && !strings.EqualFold(c.Table, table)) ||
 			(db != "" && !strings.EqualFold(c.DB, db)) {
 			continue

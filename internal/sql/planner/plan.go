@@ -26,6 +26,9 @@ type OutCol struct {
 	// Hidden columns (the row handle, ORDER BY helpers) are not expanded
 	// by * and not returned to the client.
 	Hidden bool
+	// QualifiedOnly columns answer only to a qualified name (t2.a for the
+	// right table's copy of a USING column).
+	QualifiedOnly bool
 }
 
 // FieldTypes returns the types of cols.

@@ -9,39 +9,97 @@ import (
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
-// buildSelect plans a single-table SELECT.
+// buildSelect plans a SELECT (or a set operation).
 func buildSelect(ctx Context, st *ast.SelectStmt) (Plan, error) {
+	return (&qbuilder{ctx: ctx}).selectStmt(st)
+}
+
+// selectStmt plans one SELECT: FROM and WHERE (wherePlan), FOR UPDATE,
+// aggregation and HAVING, the field list, DISTINCT, ORDER BY and LIMIT.
+func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 	if st.Kind != ast.SelectStmtKindSelect || st.With != nil || len(st.WindowSpecs) > 0 || st.SelectIntoOpt != nil {
 		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this SELECT")
 	}
-	src, err := singleTable(ctx, st.From)
-	if err != nil {
-		return nil, err
-	}
-	p, err := buildRead(ctx, src, st.Where)
-	if err != nil {
-		return nil, err
+	var p Plan
+	var tables []lockTarget
+	if st.From == nil {
+		p = &Dual{Rows: 1}
+		if st.Where != nil {
+			sq := q.newSubqueries(nil)
+			c, err := q.buildExpr(st.Where, nil, "where clause", sq, nil)
+			if err != nil {
+				return nil, err
+			}
+			p = &Selection{Child: sq.apply(p), Conds: splitAnd(c, nil)}
+			p = trimTo(p, 0)
+		}
+	} else {
+		ln, err := q.from(st.From.TableRefs, map[string]bool{})
+		if err != nil {
+			return nil, err
+		}
+		tables = ln.lockTargets()
+		sq := q.newSubqueries(ln.cols)
+		var conds []expr.Expression
+		var semis []func(Plan) Plan
+		if st.Where != nil {
+			s := q.schemaFor(ln.cols, "where clause", sq, nil)
+			for _, c := range splitAndAST(st.Where, nil) {
+				if pred, ok := asSubqueryPred(c); ok {
+					kind := SemiJoin
+					if pred.neg {
+						kind = AntiSemiJoin
+					}
+					w, err := q.semiJoin(pred, kind, ln.cols, s)
+					if err != nil {
+						return nil, err
+					}
+					semis = append(semis, w)
+					continue
+				}
+				e, err := expr.Build(q.ctx, c, s)
+				if err != nil {
+					return nil, err
+				}
+				conds = append(conds, splitAnd(e, nil)...)
+			}
+		}
+		if p, err = q.wherePlan(ln, conds, sq); err != nil {
+			return nil, err
+		}
+		for _, w := range semis {
+			p = w(p)
+		}
 	}
 	if st.LockInfo != nil && st.LockInfo.LockType != ast.SelectLockNone {
-		p = &Lock{Child: p, Table: src.Table, Handle: src.HandleIndex()}
+		if len(tables) == 0 {
+			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "FOR UPDATE of this query")
+		}
+		for _, t := range tables {
+			p = &Lock{Child: p, Table: t.table, Handle: t.handle}
+		}
 	}
 	aggs := collectAggs(st)
 	var res *schema // what the field list, HAVING and ORDER BY resolve against
+	var extra func(ast.ExprNode) (expr.Expression, bool, error)
 	if len(aggs) > 0 || st.GroupBy != nil {
-		agg, err := buildAgg(ctx, p, st.GroupBy, aggs)
+		agg, err := buildAgg(q.ctx, p, st.GroupBy, aggs)
 		if err != nil {
 			return nil, err
 		}
 		p = agg
 		res = aggSchema(agg, aggs)
+		extra = res.nodes
 		if st.Having != nil {
 			res.clause = "having clause"
-			hs := &schema{cols: res.cols, clause: res.clause, nodes: havingNodes(ctx, res, st.Fields.Fields)}
-			c, err := expr.Build(ctx, st.Having.Expr, hs)
+			hs := &schema{cols: res.cols, clause: res.clause, nodes: havingNodes(q.ctx, res, st.Fields.Fields)}
+			sq := q.newSubqueries(res.cols)
+			c, err := q.buildExpr(st.Having.Expr, res.cols, "having clause", sq, hs.nodes)
 			if err != nil {
 				return nil, err
 			}
-			p = &Selection{Child: p, Conds: splitAnd(c, nil)}
+			p = &Selection{Child: sq.apply(p), Conds: splitAnd(c, nil)}
+			p = trimTo(p, len(res.cols))
 		}
 	} else {
 		if st.Having != nil {
@@ -49,19 +107,22 @@ func buildSelect(ctx Context, st *ast.SelectStmt) (Plan, error) {
 		}
 		res = &schema{cols: p.Schema()}
 	}
-	proj, nVisible, err := buildFields(ctx, p, res, st.Fields.Fields)
+	sq := q.newSubqueries(res.cols)
+	res = q.schemaFor(res.cols, "field list", sq, extra)
+	proj, nVisible, err := buildFields(q.ctx, p, res, st.Fields.Fields)
 	if err != nil {
 		return nil, err
 	}
-	by, err := buildOrderBy(ctx, proj, res, st.Fields.Fields, st.OrderBy)
+	by, err := buildOrderBy(q.ctx, proj, res, st.Fields.Fields, st.OrderBy)
 	if err != nil {
 		return nil, err
 	}
+	proj.Child = sq.apply(proj.Child)
 	p = proj
 	if st.Distinct {
 		p = distinct(p, nVisible)
 	}
-	if p, err = buildSortLimit(ctx, p, by, st.Limit); err != nil {
+	if p, err = buildSortLimit(q.ctx, p, by, st.Limit); err != nil {
 		return nil, err
 	}
 	if !st.Distinct {
@@ -70,6 +131,50 @@ func buildSelect(ctx Context, st *ast.SelectStmt) (Plan, error) {
 	p = trimHidden(p, nVisible)
 	markCovering(p, nil)
 	return p, nil
+}
+
+// wherePlan plans ln filtered by conds (built over ln.cols, with the
+// subqueries they use in sq): conditions that read no subquery go down to
+// the tables, the others filter above the subqueries' operators, whose
+// columns are then dropped again.
+func (q *qbuilder) wherePlan(ln *lnode, conds []expr.Expression, sq *subqueries) (Plan, error) {
+	n := len(ln.cols)
+	var down, above []expr.Expression
+	for _, c := range conds {
+		if readsFrom(c, n) {
+			above = append(above, c)
+		} else {
+			down = append(down, c)
+		}
+	}
+	p := q.physical(ln, down)
+	if len(sq.wraps) > 0 {
+		p = sq.apply(p)
+		if len(above) > 0 {
+			p = &Selection{Child: p, Conds: above}
+		}
+		p = trimTo(p, n)
+	}
+	return p, nil
+}
+
+// readsFrom reports whether e reads a column at position n or after.
+func readsFrom(e expr.Expression, n int) bool {
+	for _, c := range expr.ExtractColumns(e) {
+		if c.Index >= n {
+			return true
+		}
+	}
+	return false
+}
+
+// trimTo keeps the first n columns of p.
+func trimTo(p Plan, n int) Plan {
+	cols := p.Schema()
+	if len(cols) == n {
+		return p
+	}
+	return &Projection{Child: p, Exprs: identityExprs(cols[:n]), Cols: cols[:n:n]}
 }
 
 // buildFields projects the field list over p; ORDER BY may append hidden

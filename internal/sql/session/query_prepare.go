@@ -55,7 +55,7 @@ func (s *Session) prepare(ctx context.Context, sql string) (*server.Prepared, er
 	for i := range out.Params {
 		out.Params[i] = &server.Column{Name: "?", Type: mysql.TypeVarString, Charset: mysql.BinaryDefaultCollationID}
 	}
-	if sel, ok := ps.stmt.(*ast.SelectStmt); ok && sel.From != nil {
+	if isQuery(ps.stmt) && returnsRows(ps.stmt) {
 		// The result columns, from a plan built with NULL parameters.
 		if p, err := planner.Build(s.newQueryCtx(nil), ps.stmt); err == nil {
 			for _, c := range p.Schema() {
@@ -108,8 +108,17 @@ func (s *Session) executePrepared(ctx context.Context, id uint32, args []server.
 func isQuery(stmt ast.StmtNode) bool {
 	switch st := stmt.(type) {
 	case *ast.SelectStmt:
-		return st.From != nil
-	case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt, *ast.ExplainStmt:
+		return !simpleNoFrom(st)
+	case *ast.SetOprStmt, *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt, *ast.ExplainStmt:
+		return true
+	}
+	return false
+}
+
+// returnsRows reports the queries whose result is rows.
+func returnsRows(stmt ast.StmtNode) bool {
+	switch stmt.(type) {
+	case *ast.SelectStmt, *ast.SetOprStmt:
 		return true
 	}
 	return false

@@ -57,3 +57,30 @@ func (s *Session) execSelectNoFrom(ctx context.Context, st *ast.SelectStmt) (ser
 	}
 	return newRowsResult(names, fts, rows), nil
 }
+
+// simpleNoFrom reports a SELECT of expressions without a table, WHERE,
+// grouping or subquery: the ones execSelectNoFrom evaluates directly.
+// Others go through the planner (over a one-row table).
+func simpleNoFrom(st *ast.SelectStmt) bool {
+	if st.From != nil || st.Where != nil || st.GroupBy != nil || st.Having != nil || st.OrderBy != nil ||
+		st.Kind != ast.SelectStmtKindSelect || st.With != nil {
+		return false
+	}
+	v := &subqueryFinder{}
+	st.Fields.Accept(v)
+	return !v.found
+}
+
+// subqueryFinder looks for a subquery or an aggregate.
+type subqueryFinder struct{ found bool }
+
+func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.SubqueryExpr, *ast.AggregateFuncExpr:
+		v.found = true
+		return n, true
+	}
+	return n, v.found
+}
+
+func (v *subqueryFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }

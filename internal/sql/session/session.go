@@ -137,11 +137,11 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 		*ast.SetPwdStmt, *ast.FlushStmt:
 		return s.execPrivStmt(ctx, st)
 	case *ast.SelectStmt:
-		if st.From == nil {
+		if simpleNoFrom(st) {
 			return s.execSelectNoFrom(ctx, st)
 		}
 		return s.execQuery(ctx, st)
-	case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt, *ast.ExplainStmt:
+	case *ast.SetOprStmt, *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt, *ast.ExplainStmt:
 		return s.execQuery(ctx, st)
 	}
 	if isDDL(stmt) {

@@ -1,0 +1,192 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/sql/planner"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// apply runs its inner plan once per outer row, after writing the outer
+// row's values into the correlated columns' slots, and joins the row with
+// the inner rows as a nested loop. An uncorrelated inner plan runs once
+// per execution.
+type apply struct {
+	base
+	p            *planner.Apply
+	outer, inner Executor
+	obuf, ibuf   *chunk.Chunk
+	j            *joiner
+
+	store     rowStore
+	refs      []rowRef
+	ran       bool
+	innerOpen bool
+	orow      int
+	eof       bool
+	pending   *chunk.Chunk
+	pendPos   int
+}
+
+func (e *apply) Open(ctx context.Context) error {
+	if err := e.outer.Open(ctx); err != nil {
+		return err
+	}
+	size := e.ectx.chunkSize()
+	if e.obuf == nil {
+		e.obuf, e.ibuf = NewChunk(e.outer, size), NewChunk(e.inner, size)
+		e.j = newJoiner(e.ectx, &e.p.Join, e.outer.FieldTypes(), e.inner.FieldTypes())
+		e.pending = chunk.New(e.fts, size)
+		e.store = rowStore{fts: e.inner.FieldTypes()}
+	}
+	e.store.reset()
+	e.ran, e.orow, e.eof, e.pendPos = false, 0, false, 0
+	e.obuf.Reset()
+	e.pending.Reset()
+	return nil
+}
+
+// runInner runs the inner plan for the current slot values into store.
+func (e *apply) runInner(ctx context.Context) error {
+	if e.ran && len(e.p.Corr) == 0 {
+		return nil
+	}
+	e.store.reset()
+	if e.innerOpen {
+		e.innerOpen = false
+		if err := e.inner.Close(); err != nil {
+			return err
+		}
+	}
+	if err := e.inner.Open(ctx); err != nil {
+		return err
+	}
+	e.innerOpen = true
+	for {
+		if err := e.inner.Next(ctx, e.ibuf); err != nil {
+			return err
+		}
+		n := e.ibuf.NumRows()
+		if n == 0 {
+			break
+		}
+		for i := 0; i < n; i++ {
+			e.store.add(e.ibuf.GetRow(i))
+		}
+		if e.p.MaxOneRow && e.store.n > 1 {
+			return sqlerr.New(mysql.ErrSubqueryNo1Row)
+		}
+	}
+	e.refs = e.store.all(e.refs)
+	e.ran = true
+	return nil
+}
+
+func (e *apply) Next(ctx context.Context, chk *chunk.Chunk) error {
+	chk.Reset()
+	for {
+		for e.pendPos < e.pending.NumRows() && !chk.IsFull() {
+			chk.AppendRow(e.pending.GetRow(e.pendPos))
+			e.pendPos++
+		}
+		if chk.IsFull() || e.eof && e.pendPos >= e.pending.NumRows() {
+			return nil
+		}
+		e.pending.Reset()
+		e.pendPos = 0
+		for e.pending.NumRows() < chk.Capacity() {
+			if e.orow >= e.obuf.NumRows() {
+				if err := e.outer.Next(ctx, e.obuf); err != nil {
+					return err
+				}
+				e.orow = 0
+				if e.obuf.NumRows() == 0 {
+					e.eof = true
+					break
+				}
+			}
+			row := e.obuf.GetRow(e.orow)
+			e.orow++
+			fts := e.outer.FieldTypes()
+			for _, b := range e.p.Corr {
+				*b.Slot = row.GetDatum(b.Outer, fts[b.Outer]).Clone()
+			}
+			if err := e.runInner(ctx); err != nil {
+				return err
+			}
+			if err := e.j.emit(e.pending, row, &e.store, e.refs, tFalse); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (e *apply) Close() error {
+	e.store.reset()
+	err := e.outer.Close()
+	if e.innerOpen {
+		e.innerOpen = false
+		if err2 := e.inner.Close(); err == nil {
+			err = err2
+		}
+	}
+	return err
+}
+
+// maxOneRow passes at most one row of its child and fails with 1242 when
+// there is a second.
+type maxOneRow struct {
+	base
+	done bool
+}
+
+func (e *maxOneRow) Open(ctx context.Context) error {
+	e.done = false
+	return e.openChild(ctx)
+}
+
+func (e *maxOneRow) Next(ctx context.Context, chk *chunk.Chunk) error {
+	chk.Reset()
+	if e.done {
+		return nil
+	}
+	e.done = true
+	for {
+		if err := e.child.Next(ctx, e.buf); err != nil {
+			return err
+		}
+		n := e.buf.NumRows()
+		if n == 0 {
+			return nil
+		}
+		if n+chk.NumRows() > 1 {
+			return sqlerr.New(mysql.ErrSubqueryNo1Row)
+		}
+		chk.AppendRow(e.buf.GetRow(0))
+	}
+}
+
+// dual returns a number of rows without columns.
+type dual struct {
+	base
+	rows int
+	done bool
+}
+
+func (e *dual) Open(context.Context) error {
+	e.done = false
+	return nil
+}
+
+func (e *dual) Next(_ context.Context, chk *chunk.Chunk) error {
+	chk.Reset()
+	if !e.done {
+		e.done = true
+		chk.SetNumVirtualRows(e.rows)
+	}
+	return nil
+}
+
+func (e *dual) maxRows() int { return e.rows }

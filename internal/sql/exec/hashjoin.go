@@ -1,0 +1,210 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/planner"
+	"github.com/strata-db/strata/internal/types"
+)
+
+// hashJoin reads its build side (the right input, or the left for an
+// inner join with BuildLeft) into a rowStore and a hash table by the
+// equality keys, then streams the probe side through it. Without keys
+// every build row is a candidate (a nested loop). Rows with a NULL key
+// (not <=>) never match; with a null-aware key (IN) they make the match
+// NULL instead.
+type hashJoin struct {
+	base
+	p           *planner.Join
+	left, right Executor
+	lbuf, rbuf  *chunk.Chunk
+	j           *joiner
+
+	store     rowStore
+	table     map[string][]rowRef
+	allRefs   []rowRef
+	buildNull bool // null-aware: some build key is NULL
+	key       []byte
+	vals      []types.Datum
+
+	probeRow int
+	probeEOF bool
+	pending  *chunk.Chunk
+	pendPos  int
+}
+
+func (e *hashJoin) Open(ctx context.Context) error {
+	if err := e.left.Open(ctx); err != nil {
+		return err
+	}
+	if err := e.right.Open(ctx); err != nil {
+		return err
+	}
+	size := e.ectx.chunkSize()
+	if e.lbuf == nil {
+		e.lbuf, e.rbuf = NewChunk(e.left, size), NewChunk(e.right, size)
+		e.j = newJoiner(e.ectx, e.p, e.left.FieldTypes(), e.right.FieldTypes())
+		e.pending = chunk.New(e.fts, size)
+	}
+	build, buildBuf, keys := e.right, e.rbuf, e.p.EqRight
+	if e.p.BuildLeft {
+		build, buildBuf, keys = e.left, e.lbuf, e.p.EqLeft
+	}
+	e.store = rowStore{fts: build.FieldTypes()}
+	e.table = make(map[string][]rowRef)
+	e.buildNull = false
+	e.probeRow, e.probeEOF, e.pendPos = 0, false, 0
+	e.pending.Reset()
+	for {
+		if err := build.Next(ctx, buildBuf); err != nil {
+			return err
+		}
+		n := buildBuf.NumRows()
+		if n == 0 {
+			break
+		}
+		for i := 0; i < n; i++ {
+			row := buildBuf.GetRow(i)
+			k, null, err := e.keyOf(keys, row)
+			if err != nil {
+				return err
+			}
+			if null {
+				if e.p.NullAwareKey {
+					e.buildNull = true
+					e.store.add(row)
+				}
+				continue
+			}
+			ref := e.store.add(row)
+			if len(keys) > 0 {
+				e.table[string(k)] = append(e.table[string(k)], ref)
+			}
+		}
+	}
+	e.allRefs = e.store.all(e.allRefs)
+	e.lbuf.Reset()
+	e.rbuf.Reset()
+	return nil
+}
+
+// keyOf encodes row's key values (null: a NULL that cannot match).
+func (e *hashJoin) keyOf(keys []expr.Expression, row chunk.Row) ([]byte, bool, error) {
+	e.key = e.key[:0]
+	for i, k := range keys {
+		d, err := k.Eval(e.ectx.Eval, row)
+		if err != nil {
+			return nil, false, err
+		}
+		if d.IsNull() {
+			if !e.p.NullEQ[i] {
+				return nil, true, nil
+			}
+			e.key = append(e.key, 0)
+			continue
+		}
+		e.key = e.p.Keys[i].Append(e.ectx.Eval, append(e.key, 1), &d)
+	}
+	return e.key, false, nil
+}
+
+func (e *hashJoin) Next(ctx context.Context, chk *chunk.Chunk) error {
+	chk.Reset()
+	for {
+		for e.pendPos < e.pending.NumRows() && !chk.IsFull() {
+			chk.AppendRow(e.pending.GetRow(e.pendPos))
+			e.pendPos++
+		}
+		if chk.IsFull() || e.probeEOF && e.pendPos >= e.pending.NumRows() {
+			return nil
+		}
+		e.pending.Reset()
+		e.pendPos = 0
+		if err := e.fill(ctx, chk.Capacity()); err != nil {
+			return err
+		}
+	}
+}
+
+// fill probes rows until pending holds at least n rows or the probe side
+// ends.
+func (e *hashJoin) fill(ctx context.Context, n int) error {
+	probe, buf, keys := e.left, e.lbuf, e.p.EqLeft
+	if e.p.BuildLeft {
+		probe, buf, keys = e.right, e.rbuf, e.p.EqRight
+	}
+	for e.pending.NumRows() < n {
+		if e.probeRow >= buf.NumRows() {
+			if err := probe.Next(ctx, buf); err != nil {
+				return err
+			}
+			e.probeRow = 0
+			if buf.NumRows() == 0 {
+				e.probeEOF = true
+				return nil
+			}
+		}
+		row := buf.GetRow(e.probeRow)
+		e.probeRow++
+		var cands []rowRef
+		forced := tFalse
+		if len(keys) == 0 {
+			cands = e.allRefs
+		} else {
+			k, null, err := e.keyOf(keys, row)
+			if err != nil {
+				return err
+			}
+			switch {
+			case null && e.p.NullAwareKey:
+				if e.store.n > 0 {
+					forced = tNull
+				}
+			case null:
+			default:
+				cands = e.table[string(k)]
+				if len(cands) == 0 && e.buildNull {
+					forced = tNull
+				}
+			}
+		}
+		if e.p.BuildLeft {
+			if err := e.j.emitBuildLeft(e.pending, row, &e.store, cands); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := e.j.emit(e.pending, row, &e.store, cands, forced); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *hashJoin) Close() error {
+	e.store.reset()
+	e.table = nil
+	e.allRefs = e.allRefs[:0]
+	err := e.left.Close()
+	if err2 := e.right.Close(); err == nil {
+		err = err2
+	}
+	return err
+}
+
+// emitBuildLeft is emit for an inner join probing with right row r.
+func (j *joiner) emitBuildLeft(out *chunk.Chunk, r chunk.Row, store *rowStore, cands []rowRef) error {
+	for _, ref := range cands {
+		l := store.get(ref)
+		t, err := j.match(l, r)
+		if err != nil {
+			return err
+		}
+		if t == tTrue {
+			appendPair(out, l, r, j.nl)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,290 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// lnode is a FROM item before its access paths and join order are chosen:
+// a base table, an already planned source (a derived table), or a join of
+// two items. Its columns (cols) are the joined columns (l's then r's),
+// reordered by outMap for USING / NATURAL joins.
+type lnode struct {
+	table *TableSource
+	plan  Plan
+	hints []*ast.IndexHint
+
+	kind     JoinKind // InnerJoin or LeftOuterJoin
+	rightJn  bool     // RIGHT JOIN: a left join of r and l
+	l, r     *lnode
+	on       []expr.Expression // over l.cols ++ r.cols
+	straight bool
+	outMap   []int // output column i is joined column outMap[i]; nil: identity
+
+	cols []OutCol
+}
+
+func (n *lnode) isJoin() bool { return n.l != nil }
+
+// joinedCols is l.cols ++ r.cols, the inner side's made nullable in an
+// outer join.
+func (n *lnode) joinedCols() []OutCol {
+	l, r := n.l.cols, n.r.cols
+	if n.kind == LeftOuterJoin {
+		if n.rightJn {
+			l = nullable(l)
+		} else {
+			r = nullable(r)
+		}
+	}
+	return append(append(make([]OutCol, 0, len(l)+len(r)), l...), r...)
+}
+
+// nullable returns cols with the NOT NULL flag cleared.
+func nullable(cols []OutCol) []OutCol {
+	out := make([]OutCol, len(cols))
+	for i, c := range cols {
+		if c.Ft.IsNotNull() {
+			c.Ft = c.Ft.Clone()
+			c.Ft.Flag &^= mysql.NotNullFlag
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// from builds the logical FROM tree.
+func (q *qbuilder) from(node ast.ResultSetNode, aliases map[string]bool) (*lnode, error) {
+	switch x := node.(type) {
+	case *ast.Join:
+		if x.Right == nil {
+			return q.from(x.Left, aliases)
+		}
+		return q.join(x, aliases)
+	case *ast.TableSource:
+		return q.tableSource(x, aliases)
+	}
+	return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this FROM clause")
+}
+
+func (q *qbuilder) tableSource(ts *ast.TableSource, aliases map[string]bool) (*lnode, error) {
+	alias := ts.AsName.O
+	var n *lnode
+	switch src := ts.Source.(type) {
+	case *ast.TableName:
+		db, t, err := resolveTable(q.ctx, src)
+		if err != nil {
+			return nil, err
+		}
+		if alias == "" {
+			alias = t.Name
+		}
+		s := newTableSource(db, t, alias)
+		n = &lnode{table: &s, hints: src.IndexHints, cols: s.Schema()}
+	case *ast.SelectStmt, *ast.SetOprStmt:
+		if alias == "" {
+			return nil, sqlerr.New(mysql.ErrDerivedMustHaveAlias)
+		}
+		p, err := (&qbuilder{ctx: q.ctx}).resultSet(src)
+		if err != nil {
+			return nil, err
+		}
+		cols := make([]OutCol, 0, len(p.Schema()))
+		seen := map[string]bool{}
+		for i, c := range p.Schema() {
+			if i < len(ts.ColumnNames) {
+				c.Name = ts.ColumnNames[i].O
+			}
+			if seen[strings.ToLower(c.Name)] {
+				return nil, sqlerr.New(mysql.ErrDupFieldName, c.Name)
+			}
+			seen[strings.ToLower(c.Name)] = true
+			c.DB, c.Table = "", alias
+			cols = append(cols, c)
+		}
+		if len(ts.ColumnNames) > 0 && len(ts.ColumnNames) != len(cols) {
+			return nil, sqlerr.New(mysql.ErrViewWrongList)
+		}
+		p = &Projection{Child: p, Exprs: identityExprs(p.Schema()), Cols: cols}
+		n = &lnode{plan: p, cols: cols}
+	case *ast.Join:
+		return q.from(src, aliases)
+	default:
+		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this FROM clause")
+	}
+	key := strings.ToLower(alias)
+	if aliases[key] {
+		return nil, sqlerr.New(mysql.ErrNonuniqTable, alias)
+	}
+	aliases[key] = true
+	return n, nil
+}
+
+func identityExprs(cols []OutCol) []expr.Expression {
+	out := make([]expr.Expression, len(cols))
+	for i := range cols {
+		out[i] = columnOf(cols, i)
+	}
+	return out
+}
+
+func (q *qbuilder) join(j *ast.Join, aliases map[string]bool) (*lnode, error) {
+	l, err := q.from(j.Left, aliases)
+	if err != nil {
+		return nil, err
+	}
+	r, err := q.from(j.Right, aliases)
+	if err != nil {
+		return nil, err
+	}
+	n := &lnode{l: l, r: r, straight: j.StraightJoin}
+	switch j.Tp {
+	case ast.LeftJoin:
+		n.kind = LeftOuterJoin
+	case ast.RightJoin:
+		n.kind, n.rightJn = LeftOuterJoin, true
+	}
+	joined := n.joinedCols()
+	n.cols = joined
+	if j.NaturalJoin || len(j.Using) > 0 {
+		if err := q.using(n, j); err != nil {
+			return nil, err
+		}
+	}
+	if j.On != nil {
+		sq := q.newSubqueries(joined)
+		c, err := q.buildExpr(j.On.Expr, joined, "on clause", sq, nil)
+		if err != nil {
+			return nil, err
+		}
+		if len(sq.wraps) > 0 {
+			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "subqueries in ON")
+		}
+		n.on = append(n.on, splitAnd(c, nil)...)
+	}
+	return n, nil
+}
+
+// using sets the columns of a NATURAL or USING join: the common columns
+// once (the left table's, the right's for RIGHT JOIN), then the other
+// columns of the left and of the right; the hidden copies of the common
+// columns of the other side answer only to qualified names.
+func (q *qbuilder) using(n *lnode, j *ast.Join) error {
+	nl := len(n.l.cols)
+	var names []string
+	if j.NaturalJoin {
+		for _, c := range n.l.cols {
+			if c.Hidden {
+				continue
+			}
+			for _, rc := range n.r.cols {
+				if !rc.Hidden && strings.EqualFold(c.Name, rc.Name) {
+					names = append(names, c.Name)
+					break
+				}
+			}
+		}
+	} else {
+		for _, u := range j.Using {
+			names = append(names, u.Name.O)
+		}
+	}
+	find := func(cols []OutCol, name string) (int, error) {
+		found := -1
+		for i, c := range cols {
+			if !c.Hidden && !c.QualifiedOnly && strings.EqualFold(c.Name, name) {
+				if found >= 0 {
+					return 0, expr.ErrAmbiguousColumn(name, "from clause")
+				}
+				found = i
+			}
+		}
+		if found < 0 {
+			return 0, expr.ErrUnknownColumn(name, "from clause")
+		}
+		return found, nil
+	}
+	joined := n.joinedCols()
+	common := map[int]bool{}
+	var outMap []int
+	var hiddenCopies []int
+	for _, name := range names {
+		li, err := find(n.l.cols, name)
+		if err != nil {
+			return err
+		}
+		ri, err := find(n.r.cols, name)
+		if err != nil {
+			return err
+		}
+		if common[li] || common[nl+ri] {
+			return sqlerr.New(mysql.ErrNonUniq, name, "from clause")
+		}
+		common[li], common[nl+ri] = true, true
+		eq, err := q.eqExpr(columnOf(joined, li), columnOf(joined, nl+ri))
+		if err != nil {
+			return err
+		}
+		n.on = append(n.on, eq)
+		if n.rightJn {
+			outMap, hiddenCopies = append(outMap, nl+ri), append(hiddenCopies, li)
+		} else {
+			outMap, hiddenCopies = append(outMap, li), append(hiddenCopies, nl+ri)
+		}
+	}
+	for i := range joined {
+		if !common[i] {
+			outMap = append(outMap, i)
+		}
+	}
+	nVisible := len(outMap)
+	outMap = append(outMap, hiddenCopies...)
+	n.outMap = outMap
+	n.cols = make([]OutCol, len(outMap))
+	for i, src := range outMap {
+		c := joined[src]
+		if i >= nVisible {
+			c.Hidden, c.QualifiedOnly = true, true
+		}
+		n.cols[i] = c
+	}
+	return nil
+}
+
+// lockTarget is a base table of a FROM and the position of its handle in
+// the FROM's columns (what FOR UPDATE locks).
+type lockTarget struct {
+	table  *catalog.TableInfo
+	handle int
+}
+
+// lockTargets lists the base tables of n (derived tables are not locked).
+func (n *lnode) lockTargets() []lockTarget {
+	if !n.isJoin() {
+		if n.table != nil {
+			return []lockTarget{{table: n.table.Table, handle: n.table.HandleIndex()}}
+		}
+		return nil
+	}
+	out := n.l.lockTargets()
+	nl := len(n.l.cols)
+	for _, t := range n.r.lockTargets() {
+		out = append(out, lockTarget{table: t.table, handle: t.handle + nl})
+	}
+	if n.outMap != nil {
+		for i := range out {
+			for o, src := range n.outMap {
+				if src == out[i].handle {
+					out[i].handle = o
+					break
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,226 @@
+package planner
+
+import (
+	"github.com/strata-db/strata/internal/sql/expr"
+)
+
+// joinUnit is one input of a group of inner joins: a FROM item that is
+// not itself an inner join (a table, a derived table, an outer join, a
+// USING join), at offset off of the group's columns.
+type joinUnit struct {
+	n     *lnode
+	off   int
+	conds []expr.Expression // pushed down, over n.cols
+	plan  Plan
+	est   float64
+}
+
+// flattenInner collects the units of consecutive inner joins (not
+// STRAIGHT_JOIN, not USING below the top, whose columns are reordered)
+// and their ON conditions, over the group's columns (the top's joined
+// columns: its caller maps USING's columns).
+func flattenInner(n *lnode, off int, units *[]*joinUnit, conds *[]expr.Expression, top bool) {
+	if n.isJoin() && n.kind == InnerJoin && !n.straight && (n.outMap == nil || top) {
+		flattenInner(n.l, off, units, conds, false)
+		flattenInner(n.r, off+len(n.l.cols), units, conds, false)
+		*conds = append(*conds, remapAll(n.on, func(i int) int { return i + off })...)
+		return
+	}
+	*units = append(*units, &joinUnit{n: n, off: off})
+}
+
+// innerJoins plans a group of inner joins: each condition goes to the one
+// unit it reads or to the first join where all the units it reads meet;
+// the join order is greedy: start from the unit with the fewest estimated
+// rows, then join the smallest unit connected to the joined ones by an
+// equality (the smallest of all when none is), building the hash table on
+// the smaller side. Columns come back in FROM order.
+func (q *qbuilder) innerJoins(n *lnode, conds []expr.Expression) Plan {
+	var units []*joinUnit
+	all := append([]expr.Expression(nil), conds...)
+	flattenInner(n, 0, &units, &all, true)
+	unitOf := make([]int, len(n.joinedCols()))
+	for ui, u := range units {
+		for i := range u.n.cols {
+			unitOf[u.off+i] = ui
+		}
+	}
+	type cond struct {
+		e     expr.Expression
+		units map[int]bool
+		used  bool
+	}
+	var multi []*cond
+	for _, c := range all {
+		us := map[int]bool{}
+		for _, col := range expr.ExtractColumns(c) {
+			us[unitOf[col.Index]] = true
+		}
+		if len(us) == 1 {
+			for ui := range us {
+				u := units[ui]
+				u.conds = append(u.conds, remapAll([]expr.Expression{c}, func(i int) int { return i - u.off })[0])
+			}
+			continue
+		}
+		if len(us) == 0 {
+			// A constant condition filters the first unit.
+			units[0].conds = append(units[0].conds, c)
+			continue
+		}
+		multi = append(multi, &cond{e: c, units: us})
+	}
+	for _, u := range units {
+		u.plan = q.physical(u.n, u.conds)
+		u.est = estimate(u.plan)
+	}
+	if len(units) == 1 {
+		return units[0].plan
+	}
+	joined := map[int]bool{}
+	pos := make([]int, len(unitOf)) // group column -> position in the plan
+	var p Plan
+	width := 0
+	add := func(ui int) {
+		u := units[ui]
+		for i := range u.n.cols {
+			pos[u.off+i] = width + i
+		}
+		width += len(u.n.cols)
+		joined[ui] = true
+	}
+	first := 0
+	for ui, u := range units {
+		if u.est < units[first].est {
+			first = ui
+		}
+	}
+	p = units[first].plan
+	add(first)
+	est := units[first].est
+	for len(joined) < len(units) {
+		next, connected := -1, false
+		for ui, u := range units {
+			if joined[ui] {
+				continue
+			}
+			c := false
+			for _, mc := range multi {
+				if !mc.used && mc.units[ui] && covers2(mc.units, joined, ui) && isEquality(mc.e) {
+					c = true
+					break
+				}
+			}
+			if next < 0 || (c && !connected) || (c == connected && u.est < units[next].est) {
+				next, connected = ui, c
+			}
+		}
+		u := units[next]
+		add(next)
+		var jc []expr.Expression
+		for _, mc := range multi {
+			if !mc.used && covers2(mc.units, joined, -1) {
+				mc.used = true
+				jc = append(jc, remapAll([]expr.Expression{mc.e}, func(i int) int { return pos[i] })[0])
+			}
+		}
+		j := q.newJoin(Join{Kind: InnerJoin, Left: p, Right: u.plan, Other: jc})
+		j.BuildLeft = est < u.est
+		p = j
+		if connected {
+			est = max(est, u.est)
+		} else {
+			est *= u.est
+		}
+	}
+	// Back to FROM order.
+	identity := true
+	for i, ps := range pos {
+		if ps != i {
+			identity = false
+		}
+	}
+	if identity {
+		return p
+	}
+	in := p.Schema()
+	proj := &Projection{Child: p, Cols: make([]OutCol, len(pos))}
+	for i, ps := range pos {
+		proj.Exprs = append(proj.Exprs, columnOf(in, ps))
+		proj.Cols[i] = in[ps]
+	}
+	return proj
+}
+
+// covers2 reports whether every unit of us is joined (or is extra).
+func covers2(us, joined map[int]bool, extra int) bool {
+	for u := range us {
+		if !joined[u] && u != extra {
+			return false
+		}
+	}
+	return true
+}
+
+func isEquality(e expr.Expression) bool {
+	_, _, _, _, ok := expr.EqualityKey(e)
+	return ok
+}
+
+// estimate guesses a plan's rows without statistics (TiDB's pseudo
+// estimates: 10000 rows a table, 10 per equal index prefix, 1 for a
+// unique key, a quarter for a range, 0.8 per other filter).
+func estimate(p Plan) float64 {
+	switch x := p.(type) {
+	case *PointGet:
+		return float64(max(len(x.Handles), len(x.IndexValues)))
+	case *TableScan:
+		if x.Full {
+			return 10000
+		}
+		return 2500
+	case *IndexLookUp:
+		eq := true
+		for _, r := range x.Ranges {
+			if len(r.Lows)+len(r.Highs) > 0 {
+				eq = false
+			}
+		}
+		if eq {
+			return 10 * float64(len(x.Ranges))
+		}
+		return 2500
+	case *Selection:
+		e := estimate(x.Child)
+		for range x.Conds {
+			e *= 0.8
+		}
+		return max(e, 1)
+	case *Dual:
+		return float64(x.Rows)
+	case *Join:
+		l, r := estimate(x.Left), estimate(x.Right)
+		if x.Kind.IsSemi() || x.Kind == LeftOuterJoin {
+			return l
+		}
+		if len(x.EqLeft) > 0 {
+			return max(l, r)
+		}
+		return l * r
+	case *Agg:
+		if x.Stream {
+			return 1
+		}
+		return estimate(x.Child) / 2
+	case *Limit:
+		if c, ok := x.Count.(*expr.Constant); ok && !c.IsParam() {
+			if v := c.Value.GetInt64(); v >= 0 {
+				return min(float64(v), estimate(x.Child))
+			}
+		}
+	}
+	if ch := p.Children(); len(ch) == 1 {
+		return estimate(ch[0])
+	}
+	return 10000
+}

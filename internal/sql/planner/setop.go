@@ -1,0 +1,107 @@
+package planner
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// setOpr plans UNION / INTERSECT / EXCEPT [ALL | DISTINCT], left to
+// right (INTERSECT binds tighter in MySQL; the parser already nests it),
+// with the ORDER BY and LIMIT of the whole. Result columns are named by
+// the first query; their types are the aggregate types of each position.
+func (q *qbuilder) setOpr(st *ast.SetOprStmt) (Plan, error) {
+	if st.With != nil {
+		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "WITH")
+	}
+	var p Plan
+	for i, sel := range st.SelectList.Selects {
+		var cp Plan
+		var err error
+		op := ast.Union
+		var afterOp *ast.SetOprType
+		switch x := sel.(type) {
+		case *ast.SelectStmt:
+			afterOp = x.AfterSetOperator
+			cp, err = q.selectStmt(x)
+		case *ast.SetOprSelectList:
+			afterOp = x.AfterSetOperator
+			cp, err = q.setOpr(&ast.SetOprStmt{SelectList: x, Limit: x.Limit, OrderBy: x.OrderBy})
+		default:
+			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this set operation")
+		}
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			p = cp
+			continue
+		}
+		if afterOp != nil {
+			op = *afterOp
+		}
+		if len(visible(cp.Schema())) != len(visible(p.Schema())) {
+			return nil, sqlerr.New(mysql.ErrWrongNumberOfColumnsInSelect)
+		}
+		s := &SetOp{Inputs: []Plan{p, cp}}
+		switch op {
+		case ast.Union:
+			s.Op = Union
+		case ast.UnionAll:
+			s.Op, s.All = Union, true
+		case ast.Intersect:
+			s.Op = Intersect
+		case ast.IntersectAll:
+			s.Op, s.All = Intersect, true
+		case ast.Except:
+			s.Op = Except
+		case ast.ExceptAll:
+			s.Op, s.All = Except, true
+		}
+		s.initSchema()
+		p = s
+	}
+	if st.OrderBy == nil && st.Limit == nil {
+		return p, nil
+	}
+	cols := p.Schema()
+	var by []ByItem
+	if st.OrderBy != nil {
+		for _, item := range st.OrderBy.Items {
+			idx := -1
+			switch x := item.Expr.(type) {
+			case *ast.PositionExpr:
+				if x.N < 1 || x.N > len(cols) {
+					return nil, sqlerr.New(sqlerr.ErrBadField, x.N, "order clause")
+				}
+				idx = x.N - 1
+			}
+			var e expr.Expression
+			if idx >= 0 {
+				e = columnOf(cols, idx)
+			} else {
+				var err error
+				if e, err = buildExpr(q.ctx, item.Expr, cols, "order clause"); err != nil {
+					return nil, err
+				}
+			}
+			by = append(by, ByItem{Expr: e, Desc: item.Desc})
+		}
+	}
+	return buildSortLimit(q.ctx, p, by, st.Limit)
+}
+
+// initSchema types the result columns: names from the first input, each
+// type the union of the inputs' types at that position.
+func (p *SetOp) initSchema() {
+	first := visible(p.Inputs[0].Schema())
+	p.cols = make([]OutCol, len(first))
+	for i, c := range first {
+		ft := c.Ft
+		for _, in := range p.Inputs[1:] {
+			ft = expr.MergeTypes(ft, visible(in.Schema())[i].Ft)
+		}
+		p.cols[i] = OutCol{Name: c.Name, Ft: ft}
+	}
+}
