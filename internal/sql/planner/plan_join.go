@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-
 	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/types"
