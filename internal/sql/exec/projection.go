@@ -21,6 +21,10 @@ func (e *projection) Next(ctx context.Context, chk *chunk.Chunk) error {
 		return err
 	}
 	n := e.buf.NumRows()
+	if len(e.exprs) == 0 {
+		chk.SetNumVirtualRows(n)
+		return nil
+	}
 	for i := 0; i < n; i++ {
 		row := e.buf.GetRow(i)
 		for c, x := range e.exprs {

@@ -266,7 +266,7 @@ type lockTarget struct {
 // lockTargets lists the base tables of n (derived tables are not locked).
 func (n *lnode) lockTargets() []lockTarget {
 	if !n.isJoin() {
-		if n.table != nil {
+		if n.table != nil && !IsMemTable(n.table.DB) {
 			return []lockTarget{{table: n.table.Table, handle: n.table.HandleIndex()}}
 		}
 		return nil

@@ -95,6 +95,13 @@ func remapAll(es []expr.Expression, m func(int) int) []expr.Expression {
 // reordered.
 func (q *qbuilder) physical(n *lnode, conds []expr.Expression) Plan {
 	if !n.isJoin() {
+		if n.table != nil && IsMemTable(n.table.DB) {
+			var p Plan = &MemTableScan{TableSource: *n.table}
+			if len(conds) > 0 {
+				p = &Selection{Child: p, Conds: conds}
+			}
+			return p
+		}
 		if n.table != nil {
 			p, rest := accessPath(*n.table, conds)
 			if len(rest) > 0 {

@@ -152,6 +152,10 @@ func visible(cols []OutCol) []OutCol {
 // columns are cols, as a join of the given kind; s resolves the left
 // operand.
 func (q *qbuilder) semiJoin(pred subqueryPred, kind JoinKind, cols []OutCol, s *schema) (func(Plan) Plan, error) {
+	if sel, ok := pred.query.(*ast.SelectStmt); ok && sel.Limit != nil && pred.left != nil {
+		// MySQL 8 refuses it too.
+		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "LIMIT & IN/ALL/ANY/SOME subquery")
+	}
 	var left expr.Expression
 	if pred.left != nil {
 		var err error
