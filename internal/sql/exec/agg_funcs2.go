@@ -167,7 +167,7 @@ func (s *aggState) concatResult(ctx expr.EvalContext, f *planner.AggFunc) types.
 			}
 			out = out[:cut]
 			if ctx != nil {
-				ctx.AppendWarning(sqlerr.New(mysql.ErrCutValueGroupConcat, i+1))
+				ctx.AppendWarning(sqlerr.Newf(mysql.ErrCutValueGroupConcat, "Row %d was cut by GROUP_CONCAT()", i+1))
 			}
 			break
 		}

@@ -23,14 +23,20 @@ func (f *ctxFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types
 		if loc := ctx.Location(); loc != nil {
 			now = now.In(loc)
 		}
-		return types.NewTimeDatum(types.FromGoTime(now, mysql.TypeDatetime, f.ft.Fsp())), nil
+		// MySQL truncates the clock to the fsp (NOW() never rounds up
+		// into the next second).
+		t := types.FromGoTime(now, mysql.TypeDatetime, types.MaxFsp)
+		unit := uint32(pow10(types.MaxFsp - int(f.ft.Fsp())))
+		t.Microsecond = t.Microsecond / unit * unit
+		t.Fsp = f.ft.Fsp()
+		return types.NewTimeDatum(t), nil
 	case "curdate":
 		now := ctx.Now()
 		if loc := ctx.Location(); loc != nil {
 			now = now.In(loc)
 		}
-		t := types.FromGoTime(now, mysql.TypeDate, 0)
-		t.Hour, t.Minute, t.Second, t.Microsecond = 0, 0, 0, 0
+		t := types.FromGoTime(now, mysql.TypeDate, types.MaxFsp)
+		t.Hour, t.Minute, t.Second, t.Microsecond, t.Fsp = 0, 0, 0, 0, 0
 		return types.NewTimeDatum(t), nil
 	case "database":
 		db := ctx.CurrentDB()
