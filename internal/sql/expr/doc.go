@@ -73,7 +73,11 @@
 //	typeinfer.go                result types, type merging, collation derivation
 //	convert.go                  conversions between evaluation classes with warnings
 //	arith.go, compare.go, logic.go, like.go, control.go,
-//	strfuncs*.go, mathfuncs*.go, timefuncs.go, regexp.go, cast.go, infofuncs.go   the builtins
+//	strfuncs*.go, mathfuncs*.go, timefuncs*.go, regexp*.go, cast.go, infofuncs.go,
+//	format.go, dateformat.go, strtodate.go   the builtins
+//	funcreg.go                  the function table (name, argument counts, builder) newer builtins register in
+//	interval.go, timeunit.go    INTERVAL values (compound units), DATE_ADD, EXTRACT, TIMESTAMPDIFF
+//	calendar.go, clock.go       MySQL's day numbers and week modes; reading values as TIMEs
 //	equal.go, cmpinfo.go        Equal; comparison class for range building
 //	evalhelpers.go              EvalBool/EvalInt/..., Filter, VecEval, fast paths
 //	strict.go                   StrictContext: strict-mode warnings as errors
