@@ -66,9 +66,15 @@ func Build(ectx *Context, p planner.Plan) (Executor, error) {
 		if err != nil {
 			return nil, err
 		}
+		if x.IndexJoin != nil {
+			return &indexJoin{base: b, p: x, inner: x.IndexJoin, outer: l}, nil
+		}
 		r, err := Build(ectx, x.Right)
 		if err != nil {
 			return nil, err
+		}
+		if x.Merge {
+			return &mergeJoin{base: b, p: x, left: l, right: r}, nil
 		}
 		return &hashJoin{base: b, p: x, left: l, right: r}, nil
 	case *planner.Apply:

@@ -90,24 +90,10 @@ func (e *hashJoin) Open(ctx context.Context) error {
 	return nil
 }
 
-// keyOf encodes row's key values (null: a NULL that cannot match).
 func (e *hashJoin) keyOf(keys []expr.Expression, row chunk.Row) ([]byte, bool, error) {
-	e.key = e.key[:0]
-	for i, k := range keys {
-		d, err := k.Eval(e.ectx.Eval, row)
-		if err != nil {
-			return nil, false, err
-		}
-		if d.IsNull() {
-			if !e.p.NullEQ[i] {
-				return nil, true, nil
-			}
-			e.key = append(e.key, 0)
-			continue
-		}
-		e.key = e.p.Keys[i].Append(e.ectx.Eval, append(e.key, 1), &d)
-	}
-	return e.key, false, nil
+	k, null, err := joinKeyOf(e.ectx, e.p, keys, row, e.key[:0])
+	e.key = k
+	return k, null, err
 }
 
 func (e *hashJoin) Next(ctx context.Context, chk *chunk.Chunk) error {

@@ -90,3 +90,10 @@ func (k JoinKey) appendString(dst, s []byte) []byte {
 	}
 	return codec.EncodeBytes(dst, folded)
 }
+
+// Class returns the class and collation the key compares in ("binary"
+// for byte strings).
+func (k JoinKey) Class() (types.EvalType, string) {
+	cls, coll, _ := k.c.info()
+	return cls, coll
+}

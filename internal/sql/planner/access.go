@@ -75,6 +75,13 @@ func isConst(e expr.Expression) bool { return len(expr.ExtractColumns(e)) == 0 }
 // accessPath picks the read of src for conds (over src's schema) and
 // returns it with the conditions still to be checked on its rows.
 func accessPath(src TableSource, conds []expr.Expression) (Plan, []expr.Expression) {
+	return accessPathWith(src, conds, nil)
+}
+
+// accessPathWith is accessPath using only the indexes allow accepts (nil
+// for the primary key; a nil allow accepts all): the index hints.
+func accessPathWith(src TableSource, conds []expr.Expression, allow func(*catalog.IndexInfo) bool) (Plan, []expr.Expression) {
+	ok := func(idx *catalog.IndexInfo) bool { return allow == nil || allow(idx) }
 	var ccs []colCond
 	for _, c := range conds {
 		if cc, ok := matchColCond(c); ok {
@@ -82,7 +89,7 @@ func accessPath(src TableSource, conds []expr.Expression) (Plan, []expr.Expressi
 		}
 	}
 	t := src.Table
-	if pk := t.PKHandleColumn(); pk != nil {
+	if pk := t.PKHandleColumn(); pk != nil && ok(nil) {
 		if p, rest := handlePath(src, pk.Offset, ccs, conds); p != nil {
 			return p, rest
 		}
@@ -90,6 +97,9 @@ func accessPath(src TableSource, conds []expr.Expression) (Plan, []expr.Expressi
 	var best *IndexLookUp
 	bestScore := 0
 	for _, idx := range t.PublicIndices() {
+		if !ok(idx) {
+			continue
+		}
 		ranges, used, score := indexRanges(t, idx, ccs)
 		if score > bestScore {
 			best = &IndexLookUp{TableSource: src, Index: idx, Ranges: ranges, RangeConds: used}
@@ -104,7 +114,7 @@ func accessPath(src TableSource, conds []expr.Expression) (Plan, []expr.Expressi
 	}
 	// Handle ranges follow the signed order of handles: not for UNSIGNED
 	// keys, whose large values are negative handles.
-	if pk := t.PKHandleColumn(); pk != nil && !pk.FieldType.IsUnsigned() {
+	if pk := t.PKHandleColumn(); pk != nil && !pk.FieldType.IsUnsigned() && ok(nil) {
 		var r HandleRange
 		var used []expr.Expression
 		for _, cc := range ccs {

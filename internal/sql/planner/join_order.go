@@ -89,11 +89,18 @@ func (q *qbuilder) innerJoins(n *lnode, conds []expr.Expression) Plan {
 		width += len(u.n.cols)
 		joined[ui] = true
 	}
-	first := 0
+	// Start from the smallest unit that no hint wants as an inner side.
+	first := -1
 	for ui, u := range units {
-		if u.est < units[first].est {
+		if q.hints.algoFor(u.n) != algoAny && len(units) > 1 {
+			continue
+		}
+		if first < 0 || u.est < units[first].est {
 			first = ui
 		}
+	}
+	if first < 0 {
+		first = 0
 	}
 	p = units[first].plan
 	add(first)
@@ -125,7 +132,7 @@ func (q *qbuilder) innerJoins(n *lnode, conds []expr.Expression) Plan {
 			}
 		}
 		j := q.newJoin(Join{Kind: InnerJoin, Left: p, Right: u.plan, Other: jc})
-		j.BuildLeft = est < u.est
+		q.chooseAlgo(j, u.n, u.conds, est, u.est)
 		p = j
 		if connected {
 			est = max(est, u.est)

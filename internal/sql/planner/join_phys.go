@@ -103,7 +103,7 @@ func (q *qbuilder) physical(n *lnode, conds []expr.Expression) Plan {
 			return p
 		}
 		if n.table != nil {
-			p, rest := accessPath(*n.table, conds)
+			p, rest := accessPathWith(*n.table, conds, q.hints.indexFilter(n))
 			if len(rest) > 0 {
 				p = &Selection{Child: p, Conds: rest}
 			}
@@ -119,7 +119,7 @@ func (q *qbuilder) physical(n *lnode, conds []expr.Expression) Plan {
 		conds = remapAll(conds, func(i int) int { return m[i] })
 	}
 	var p Plan
-	if n.kind == InnerJoin && !n.straight {
+	if n.kind == InnerJoin && !n.straight && (q.hints == nil || !q.hints.straight) {
 		p = q.innerJoins(n, conds)
 	} else {
 		p = q.outerJoin(n, conds)
@@ -187,10 +187,30 @@ func (q *qbuilder) outerJoin(n *lnode, conds []expr.Expression) Plan {
 		}
 		p = proj
 	} else {
-		p = q.newJoin(Join{Kind: n.kind, Left: lp, Right: rp, Other: jc})
+		j := q.newJoin(Join{Kind: n.kind, Left: lp, Right: rp, Other: jc})
+		q.chooseAlgo(j, n.r, remapAll(rc, shift), estimate(lp), estimate(rp))
+		p = j
 	}
 	if len(above) > 0 {
 		p = &Selection{Child: p, Conds: above}
 	}
 	return p
+}
+
+// chooseAlgo picks j's algorithm: the hinted one for its right side's
+// table, else an index join when the right side is a base table with an
+// index on the keys and the left side is expected to be smaller, else a
+// hash join building the smaller side (inner joins only).
+func (q *qbuilder) chooseAlgo(j *Join, right *lnode, rconds []expr.Expression, lest, rest float64) {
+	algo := q.hints.algoFor(right)
+	switch algo {
+	case algoHash:
+	case algoMerge:
+		j.Merge = len(j.EqLeft) > 0 && !j.NullAwareKey
+	default:
+		if right != nil && !right.isJoin() {
+			indexJoinFor(j, right, rconds, algo == algoIndex, lest, rest)
+		}
+	}
+	j.BuildLeft = j.Kind == InnerJoin && j.IndexJoin == nil && !j.Merge && lest < rest
 }

@@ -77,13 +77,15 @@ type Join struct {
 	cols         []OutCol
 }
 
-// IndexJoinInner is how an index join reads its right side: the rows of
-// Source whose Index columns (nil: the int primary key) equal the left
-// keys (EqLeft, in index column order), filtered by Conds (over Source's
-// layout).
+// IndexJoinInner is how an index join reads its right side: for a batch
+// of left rows, the rows of Source whose Index columns (nil: the int
+// primary key) equal the left keys EqLeft[KeyPos[0]], EqLeft[KeyPos[1]],
+// ... (in index column order), filtered by Conds (over Source's layout).
+// Every equality (not only the lookup's) is then checked by hash.
 type IndexJoinInner struct {
 	Source TableSource
 	Index  *catalog.IndexInfo
+	KeyPos []int
 	Conds  []expr.Expression
 }
 

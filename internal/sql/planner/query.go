@@ -14,6 +14,7 @@ import (
 type qbuilder struct {
 	ctx   Context
 	outer *scope
+	hints *hints
 }
 
 // resultSet plans a SELECT or a set operation.

@@ -20,6 +20,7 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 	if st.Kind != ast.SelectStmtKindSelect || st.With != nil || len(st.WindowSpecs) > 0 || st.SelectIntoOpt != nil {
 		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this SELECT")
 	}
+	q.hints = parseHints(st)
 	var p Plan
 	var tables []lockTarget
 	if st.From == nil {

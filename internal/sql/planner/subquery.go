@@ -313,8 +313,13 @@ func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol,
 	}
 	return func(p Plan) Plan {
 		w := len(p.Schema())
-		return q.newJoin(Join{Kind: kind, Left: p, Right: inner,
+		j := q.newJoin(Join{Kind: kind, Left: p, Right: inner,
 			Other: shiftRight(conds, n, w), Cmp: shiftRight(cmp, n, w)})
+		if len(sqIn.wraps) == 0 {
+			iq.chooseAlgo(j, ln, localE, estimate(p), estimate(inner))
+			j.BuildLeft = false
+		}
+		return j
 	}, true, nil
 }
 
