@@ -14,6 +14,9 @@ import (
 // TRUNCATE/RENAME TABLE, CREATE/DROP INDEX, ALTER TABLE. Other statements
 // are a caller's bug (an error, not a panic).
 func (c *Catalog) Exec(ctx context.Context, env Env, stmt ast.StmtNode) error {
+	if err := c.refuseView(env, stmt); err != nil {
+		return err
+	}
 	switch s := stmt.(type) {
 	case *ast.CreateDatabaseStmt:
 		return c.CreateDatabase(ctx, s)

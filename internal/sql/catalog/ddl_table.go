@@ -87,7 +87,7 @@ func (c *Catalog) CreateTable(ctx context.Context, env Env, stmt *ast.CreateTabl
 // leave the schema in one transaction, then their data is deleted.
 func (c *Catalog) DropTable(ctx context.Context, env Env, stmt *ast.DropTableStmt) error {
 	if stmt.IsView {
-		return sqlerr.New(mysql.ErrNotSupportedYet, "views")
+		return c.dropView(ctx, env, stmt)
 	}
 	var dropped []*TableInfo
 	err := c.runDDLMaybeNoop(ctx, func(txn kv.Transaction, is *InfoSchema) error {
@@ -99,7 +99,7 @@ func (c *Catalog) DropTable(ctx context.Context, env Env, stmt *ast.DropTableStm
 				return err
 			}
 			t, err := is.Table(db, tn.Name.O)
-			if err != nil {
+			if err != nil || t.IsView() { // DROP TABLE v: 1051, as in MySQL 8
 				missing = append(missing, db+"."+tn.Name.O)
 				continue
 			}

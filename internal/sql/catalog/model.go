@@ -63,6 +63,8 @@ type TableInfo struct {
 	MaxIndexID    int64 `json:"max_index_id"`
 	// Version counts the DDL changes of this table.
 	Version int64 `json:"version"`
+	// View is set for a view (view.go), nil for a table.
+	View *ViewInfo `json:"view,omitempty"`
 
 	// Caches filled by init before the info is shared (nil on clones).
 	colInfos  []codec.ColInfo
