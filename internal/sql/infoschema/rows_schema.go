@@ -46,6 +46,10 @@ func tablesRows(s *Source) [][]types.Datum {
 				null(), null(), null(), null(), null(), str(""), str("")})
 			continue
 		}
+		if t.IsView() {
+			rows = append(rows, viewTablesRow(dt.db, t))
+			continue
+		}
 		autoInc := null()
 		rows = append(rows, []types.Datum{str(catalogName), str(dt.db), str(t.Name), str("BASE TABLE"),
 			str("InnoDB"), i64(10), str("Dynamic"), i64(int64(s.tableRows(t))), i64(0), i64(innodbPage),

@@ -79,6 +79,7 @@ var builders = map[string]func(*Source) [][]types.Datum{
 	"COLLATIONS":                            collationRows,
 	"COLLATION_CHARACTER_SET_APPLICABILITY": applicabilityRows,
 	"ENGINES":                               engineRows,
+	"VIEWS":                                 viewsRows,
 }
 
 // Rows returns the rows of information_schema table name that src's

@@ -84,6 +84,12 @@ func (q *qbuilder) tableSource(ts *ast.TableSource, aliases map[string]bool) (*l
 		if alias == "" {
 			alias = t.Name
 		}
+		if t.IsView() {
+			if n, err = q.viewSource(db, t, alias); err != nil {
+				return nil, err
+			}
+			break
+		}
 		s := newTableSource(db, t, alias)
 		n = &lnode{table: &s, hints: src.IndexHints, cols: s.Schema()}
 	case *ast.SelectStmt, *ast.SetOprStmt:
