@@ -33,6 +33,8 @@ type Session struct {
 	userVars map[string]string
 	// prep holds the prepared statements (query_prepare.go).
 	prep *prepStore
+	// named maps PREPARE names to prepared statements (prepare_text.go).
+	named map[string]uint32
 	// proc is what SHOW PROCESSLIST shows of this session.
 	proc procInfo
 }
@@ -148,6 +150,12 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 		return s.execCreateView(ctx, st, nil)
 	case *alterViewStmt:
 		return s.execCreateView(ctx, st.CreateViewStmt, st)
+	case *ast.PrepareStmt:
+		return s.execPrepareText(ctx, st)
+	case *ast.ExecuteStmt:
+		return s.execExecuteText(ctx, st)
+	case *ast.DeallocateStmt:
+		return s.execDeallocate(st)
 	case *ast.CreateUserStmt, *ast.AlterUserStmt, *ast.DropUserStmt, *ast.GrantStmt, *ast.RevokeStmt,
 		*ast.SetPwdStmt, *ast.FlushStmt:
 		return s.execPrivStmt(ctx, st)
