@@ -256,9 +256,23 @@ func (c *Column) AppendDatum(d *types.Datum) {
 		c.mustFixed(d)
 		c.AppendDuration(d.GetDuration())
 		return
-	case types.KindString, types.KindBytes:
+	case types.KindString, types.KindBytes, types.KindEnum, types.KindSet:
 		if c.lay == varLen {
+			if c.tp == mysql.TypeJSON {
+				j := d.ToJSON()
+				c.AppendBytes(types.EncodeJSON(nil, &j))
+				return
+			}
 			c.AppendBytes(d.GetBytes())
+			return
+		}
+	case types.KindJSON:
+		if c.lay == varLen {
+			if c.tp == mysql.TypeJSON {
+				c.AppendBytes(d.GetBytes())
+			} else {
+				c.AppendString(d.String())
+			}
 			return
 		}
 	case types.KindDecimal:

@@ -77,6 +77,16 @@ func (r Row) GetDatum(col int, ft *types.FieldType) types.Datum {
 	case types.ETDuration:
 		return types.NewDurationDatum(types.Duration{D: c.GetDuration(r.idx).D, Fsp: ft.Fsp()})
 	}
+	switch ft.Tp {
+	case mysql.TypeEnum:
+		b := c.GetBytes(r.idx)
+		return types.NewEnumDatumBytes(b, ft.EnumIndexBytes(b))
+	case mysql.TypeSet:
+		b := c.GetBytes(r.idx)
+		return types.NewSetDatumBytes(b, ft.SetMask(b))
+	case mysql.TypeJSON:
+		return types.NewJSONDatumBinary(c.GetBytes(r.idx))
+	}
 	if ft.IsBinaryString() {
 		return types.NewBytesDatum(c.GetBytes(r.idx))
 	}

@@ -24,7 +24,10 @@ const (
 // EncodeKey appends the memcomparable form of each datum: a kind flag,
 // then the value (NULL is the flag alone; MinNotNull is a lone bytes flag,
 // below every value; MaxValue is maxFlag, above every value). Times encode
-// as their packed uint, float32 as float64, strings and bytes alike.
+// as their packed uint, float32 as float64, strings and bytes alike, ENUM
+// and SET values as their index or bitmask (an ENUM index orders by
+// member position, as MySQL's), JSON values as the bytes of their binary
+// form (for grouping: MySQL indexes no JSON column).
 // Byte order of two encodings equals Datum.Compare order for datums of the
 // same kind (a column's values always are), NULL first.
 func EncodeKey(b []byte, datums ...types.Datum) []byte {
@@ -44,8 +47,10 @@ func encodeDatum(b []byte, d *types.Datum) []byte {
 		return EncodeUint(append(b, uintFlag), d.GetUint64())
 	case types.KindFloat32, types.KindFloat64:
 		return EncodeFloat(append(b, floatFlag), d.GetFloat64())
-	case types.KindString, types.KindBytes:
+	case types.KindString, types.KindBytes, types.KindJSON:
 		return EncodeBytes(append(b, bytesFlag), d.GetBytes())
+	case types.KindEnum, types.KindSet:
+		return EncodeUint(append(b, uintFlag), d.GetEnumValue())
 	case types.KindDecimal:
 		return EncodeDecimal(append(b, decimalFlag), d.GetDecimal())
 	case types.KindTime:
@@ -128,6 +133,19 @@ func DecodeKeyValue(b []byte, ft *types.FieldType) (rest []byte, d types.Datum, 
 	rest, d, err = DecodeOne(b)
 	if err != nil || d.IsNull() {
 		return rest, d, err
+	}
+	switch ft.Tp {
+	case mysql.TypeEnum, mysql.TypeSet:
+		if d.Kind() == types.KindUint64 {
+			if ft.Tp == mysql.TypeEnum {
+				return rest, ft.EnumDatum(d.GetUint64()), nil
+			}
+			return rest, ft.SetDatum(d.GetUint64()), nil
+		}
+	case mysql.TypeJSON:
+		if d.Kind() == types.KindBytes {
+			return rest, types.NewJSONDatumBinary(d.GetBytes()), nil
+		}
 	}
 	switch ft.EvalType() {
 	case types.ETDatetime:

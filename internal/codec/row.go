@@ -19,6 +19,8 @@ import (
 //	data:       the not-null values, in ID order
 //
 // Values: integers and durations (ns) in the fewest of 1/2/4/8 bytes
+// (ENUM indexes and SET bitmasks too, as unsigned; BIT values are
+// unsigned integers; JSON values are their binary form, types.EncodeJSON)
 // (little endian, sign-extended for signed), times as packed uints the
 // same way, floats as 8 bytes of float64 bits, strings raw, decimals as
 // a scale byte then the coefficient as a compact int (1/2/4/8 bytes) or,
@@ -178,8 +180,10 @@ func appendRowValue(b []byte, d *types.Datum) []byte {
 		return appendCompactUint(b, d.GetUint64())
 	case types.KindFloat32, types.KindFloat64:
 		return binary.LittleEndian.AppendUint64(b, math.Float64bits(d.GetFloat64()))
-	case types.KindString, types.KindBytes:
+	case types.KindString, types.KindBytes, types.KindJSON:
 		return append(b, d.GetBytes()...)
+	case types.KindEnum, types.KindSet:
+		return appendCompactUint(b, d.GetEnumValue())
 	case types.KindDecimal:
 		return appendRowDecimal(b, d.GetDecimal())
 	case types.KindTime:

@@ -144,6 +144,12 @@ func DecodeRowToChunk(row []byte, cols []ColInfo, handle int64, chk *chunk.Chunk
 }
 
 func appendRowValueToColumn(col *chunk.Column, val []byte, ft *types.FieldType) error {
+	switch ft.Tp {
+	case mysql.TypeEnum, mysql.TypeSet:
+		d, err := decodeEnumSet(val, ft)
+		col.AppendBytes(d.GetBytes())
+		return err
+	}
 	switch ft.EvalType() {
 	case types.ETInt:
 		if ft.IsUnsigned() {
@@ -212,7 +218,22 @@ func DecodeRowToDatums(row []byte, cols []ColInfo, handle int64) ([]types.Datum,
 	return out, nil
 }
 
+// decodeEnumSet decodes a stored ENUM index or SET bitmask.
+func decodeEnumSet(val []byte, ft *types.FieldType) (types.Datum, error) {
+	u, err := decodeCompactUint(val)
+	if ft.Tp == mysql.TypeEnum {
+		return ft.EnumDatum(u), err
+	}
+	return ft.SetDatum(u), err
+}
+
 func decodeRowValue(val []byte, ft *types.FieldType) (types.Datum, error) {
+	switch ft.Tp {
+	case mysql.TypeEnum, mysql.TypeSet:
+		return decodeEnumSet(val, ft)
+	case mysql.TypeJSON:
+		return types.NewJSONDatumBinary(val), nil
+	}
 	switch ft.EvalType() {
 	case types.ETInt:
 		if ft.IsUnsigned() {

@@ -28,6 +28,17 @@ func (d *Datum) Compare(o *Datum) int {
 		return r
 	}
 	switch {
+	case d.k == KindJSON || o.k == KindJSON:
+		a, b := d.ToJSON(), o.ToJSON()
+		return CompareJSON(&a, &b)
+	case d.k == KindEnum || d.k == KindSet:
+		if o.isNumber() {
+			n := NewUintDatum(uint64(d.i))
+			return compareNumbers(&n, o)
+		}
+		return bytes.Compare(d.b, []byte(o.String()))
+	case o.k == KindEnum || o.k == KindSet:
+		return -o.Compare(d)
 	case d.isNumber() && o.isNumber():
 		return compareNumbers(d, o)
 	case d.isString() && o.isString():
@@ -87,7 +98,7 @@ func (d *Datum) compareSameKind(o *Datum) int {
 		return 0
 	case KindInt64, KindDuration:
 		return cmp.Compare(d.i, o.i)
-	case KindUint64, KindTime:
+	case KindUint64, KindTime, KindEnum, KindSet:
 		return cmp.Compare(uint64(d.i), uint64(o.i))
 	case KindFloat32, KindFloat64:
 		return cmp.Compare(d.GetFloat64(), o.GetFloat64())
@@ -95,6 +106,9 @@ func (d *Datum) compareSameKind(o *Datum) int {
 		return bytes.Compare(d.b, o.b)
 	case KindDecimal:
 		return d.dec.Compare(o.dec)
+	case KindJSON:
+		a, b := d.ToJSON(), o.ToJSON()
+		return CompareJSON(&a, &b)
 	}
 	return 0
 }
@@ -146,6 +160,11 @@ func (d *Datum) toFloatForCompare() float64 {
 		return d.GetTime().ToNumber()
 	case KindDuration:
 		return d.GetDuration().ToNumber()
+	case KindEnum, KindSet:
+		return float64(uint64(d.i))
+	case KindJSON:
+		j, _ := d.GetJSON()
+		return j.ToFloat()
 	}
 	return math.NaN()
 }

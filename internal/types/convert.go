@@ -26,6 +26,22 @@ func ConvertDatum(d Datum, ft *FieldType) (Datum, error) {
 	if d.k == KindNull || d.k == KindMinNotNull || d.k == KindMaxValue {
 		return d, nil
 	}
+	switch ft.Tp {
+	case mysql.TypeEnum:
+		return convertToEnum(&d, ft)
+	case mysql.TypeSet:
+		return convertToSet(&d, ft)
+	case mysql.TypeBit:
+		return convertToBit(&d, ft)
+	case mysql.TypeJSON:
+		return convertToJSON(&d)
+	case mysql.TypeYear:
+		r, err := convertToYear(&d, ft)
+		if ft.IsUnsigned() {
+			r = NewUintDatum(uint64(r.GetInt64()))
+		}
+		return r, err
+	}
 	switch ft.EvalType() {
 	case ETInt:
 		if ft.IsUnsigned() {

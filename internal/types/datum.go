@@ -25,6 +25,13 @@ const (
 	KindDecimal
 	KindTime
 	KindDuration
+	// KindJSON holds a JSON value in its binary form (EncodeJSON).
+	KindJSON
+	// KindEnum holds an ENUM value: its 1-based index (0 for the ''
+	// of an invalid value) and its name.
+	KindEnum
+	// KindSet holds a SET value: its bitmask and its text ("a,c").
+	KindSet
 	// KindMinNotNull sorts after NULL and before every value: the lower
 	// bound of "col IS NOT NULL" ranges.
 	KindMinNotNull
@@ -55,6 +62,12 @@ func (k Kind) String() string {
 		return "time"
 	case KindDuration:
 		return "duration"
+	case KindJSON:
+		return "json"
+	case KindEnum:
+		return "enum"
+	case KindSet:
+		return "set"
 	case KindMinNotNull:
 		return "min-not-null"
 	case KindMaxValue:
@@ -118,6 +131,33 @@ func NewDurationDatum(d Duration) Datum {
 	return Datum{k: KindDuration, i: int64(d.D), fsp: d.Fsp}
 }
 
+// NewJSONDatum returns a JSON value (encoded).
+func NewJSONDatum(j JSON) Datum { return Datum{k: KindJSON, b: EncodeJSON(nil, &j)} }
+
+// NewJSONDatumBinary returns a JSON value from its binary form (aliasing
+// b; not checked: values read from storage are checked by their decoder).
+func NewJSONDatumBinary(b []byte) Datum { return Datum{k: KindJSON, b: b} }
+
+// NewEnumDatum returns an ENUM value: its name and 1-based index.
+func NewEnumDatum(name string, index uint64) Datum {
+	return Datum{k: KindEnum, i: int64(index), b: unsafe.Slice(unsafe.StringData(name), len(name))}
+}
+
+// NewEnumDatumBytes is NewEnumDatum aliasing name's bytes.
+func NewEnumDatumBytes(name []byte, index uint64) Datum {
+	return Datum{k: KindEnum, i: int64(index), b: name}
+}
+
+// NewSetDatumBytes is NewSetDatum aliasing text's bytes.
+func NewSetDatumBytes(text []byte, mask uint64) Datum {
+	return Datum{k: KindSet, i: int64(mask), b: text}
+}
+
+// NewSetDatum returns a SET value: its text and bitmask.
+func NewSetDatum(text string, mask uint64) Datum {
+	return Datum{k: KindSet, i: int64(mask), b: unsafe.Slice(unsafe.StringData(text), len(text))}
+}
+
 // MinNotNullDatum returns the bound below every non-NULL value.
 func MinNotNullDatum() Datum { return Datum{k: KindMinNotNull} }
 
@@ -158,6 +198,13 @@ func (d *Datum) GetTime() Time { return TimeFromPacked(uint64(d.i), d.tp, d.fsp)
 // GetPackedTime returns a Time datum's packed value (Time.Pack).
 func (d *Datum) GetPackedTime() uint64 { return uint64(d.i) }
 
+// GetJSON decodes a JSON datum's value (ErrCorruptJSON for bytes that
+// are not a binary JSON value).
+func (d *Datum) GetJSON() (JSON, error) { return DecodeJSON(d.b) }
+
+// GetEnumValue returns an ENUM datum's index or a SET datum's bitmask.
+func (d *Datum) GetEnumValue() uint64 { return uint64(d.i) }
+
 // GetDuration returns a Duration datum's value.
 func (d *Datum) GetDuration() Duration { return Duration{D: time.Duration(d.i), Fsp: d.fsp} }
 
@@ -196,6 +243,14 @@ func (d Datum) String() string {
 		return d.GetTime().String()
 	case KindDuration:
 		return d.GetDuration().String()
+	case KindJSON:
+		j, err := d.GetJSON()
+		if err != nil {
+			return "?"
+		}
+		return j.String()
+	case KindEnum, KindSet:
+		return string(d.b)
 	case KindMinNotNull:
 		return "-inf"
 	case KindMaxValue:
@@ -239,6 +294,12 @@ func FieldTypeOfDatum(d *Datum) *FieldType {
 	case KindDuration:
 		ft := NewFieldType(mysql.TypeDuration)
 		ft.Decimal = int(d.fsp)
+		return ft
+	case KindJSON:
+		return NewFieldType(mysql.TypeJSON)
+	case KindEnum, KindSet:
+		ft := NewFieldType(mysql.TypeVarString)
+		ft.Flen = len(d.b)
 		return ft
 	}
 	return NewFieldType(mysql.TypeNull)

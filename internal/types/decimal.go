@@ -234,16 +234,40 @@ func (d *Decimal) Div(o *Decimal) (*Decimal, error) {
 	if o.IsZero() {
 		return r, ErrDivByZero
 	}
-	scale := d.Scale() + DivPrecisionIncrement
-	if scale > MaxDecimalScale {
-		scale = MaxDecimalScale
-	}
 	if _, err := decCtx.Quo(&r.Decimal, &d.Decimal, &o.Decimal); err != nil {
 		return r, fmt.Errorf("%w: DECIMAL", ErrOverflow)
 	}
-	_ = r.Round(r, scale)
+	// MySQL computes a quotient in whole 9-digit words: the scales of
+	// the operands rounded up to words, plus what is left of
+	// div_precision_increment after that rounding, rounded up to a word
+	// again, and truncated there (1/3 is 0.333333333, so 1/3*3 shows as
+	// 1.0000). The result type's scale (dividend's + 4) rounds it for
+	// display and storage.
+	f1, f2 := d.Scale(), o.Scale()
+	w1, w2 := roundUpWord(f1), roundUpWord(f2)
+	incr := max(DivPrecisionIncrement-(w1-f1)-(w2-f2), 0)
+	frac := min(roundUpWord(w1+w2+incr), maxDivScale)
+	var t apd.Decimal
+	if _, err := decTruncCtx.Quantize(&t, &r.Decimal, -int32(frac)); err == nil {
+		r.Set(&t)
+	}
 	return r, checkDecRange(r)
 }
+
+// maxDivScale caps the digits a quotient keeps after the point (MySQL
+// keeps whole words, beyond the 30 it displays).
+const maxDivScale = 36
+
+// decTruncCtx truncates, as MySQL's long division does.
+var decTruncCtx = apd.Context{
+	Precision:   3 * MaxDecimalPrecision,
+	MaxExponent: apd.MaxExponent,
+	MinExponent: apd.MinExponent,
+	Traps:       apd.InvalidOperation,
+	Rounding:    apd.RoundDown,
+}
+
+func roundUpWord(digits int) int { return (digits + 8) / 9 * 9 }
 
 func checkDecRange(r *Decimal) error {
 	if r.IntDigits() > MaxDecimalPrecision {

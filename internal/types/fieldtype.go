@@ -27,6 +27,8 @@ type FieldType struct {
 	Decimal int
 	Charset string
 	Collate string
+	// Elems are the members of an ENUM or SET, in definition order.
+	Elems []string `json:",omitempty"`
 }
 
 // NewFieldType returns a FieldType of type code tp with MySQL's default
@@ -69,6 +71,16 @@ func FromParser(pft *ptypes.FieldType) *FieldType {
 		Charset: pft.GetCharset(),
 		Collate: pft.GetCollate(),
 	}
+	if elems := pft.GetElems(); len(elems) > 0 {
+		ft.Elems = make([]string, len(elems))
+		for i, e := range elems {
+			// MySQL strips trailing spaces from member names.
+			ft.Elems[i] = strings.TrimRight(e, " ")
+		}
+	}
+	if ft.Tp == mysql.TypeBit {
+		ft.Flag |= mysql.UnsignedFlag
+	}
 	defFlen, defDec := DefaultLengthAndDecimal(ft.Tp)
 	if ft.Flen == UnspecifiedLength {
 		ft.Flen = defFlen
@@ -108,7 +120,7 @@ func FromParser(pft *ptypes.FieldType) *FieldType {
 	return ft
 }
 
-// Clone returns a copy of ft.
+// Clone returns a copy of ft (sharing Elems, which are never modified).
 func (ft *FieldType) Clone() *FieldType {
 	c := *ft
 	return &c
@@ -168,6 +180,24 @@ func (ft *FieldType) String() string {
 	}
 	var s string
 	switch {
+	case ft.Tp == mysql.TypeEnum || ft.Tp == mysql.TypeSet:
+		var sb strings.Builder
+		sb.WriteString(name)
+		sb.WriteByte('(')
+		for i, e := range ft.Elems {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteByte('\'')
+			sb.WriteString(strings.ReplaceAll(strings.ReplaceAll(e, `\`, `\\`), "'", "''"))
+			sb.WriteByte('\'')
+		}
+		sb.WriteByte(')')
+		return sb.String()
+	case ft.Tp == mysql.TypeJSON:
+		return "json"
+	case ft.Tp == mysql.TypeBit:
+		return fmt.Sprintf("bit(%d)", max(ft.Flen, 1))
 	case ft.Tp == mysql.TypeNewDecimal:
 		s = fmt.Sprintf("%s(%d,%d)", name, ft.Flen, ft.Decimal)
 	case ft.Tp == mysql.TypeFloat || ft.Tp == mysql.TypeDouble:

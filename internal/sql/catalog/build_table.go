@@ -165,12 +165,18 @@ func buildColumn(t *TableInfo, def *ast.ColumnDef) (*ColumnInfo, []*ast.Constrai
 			return nil, nil, sqlerr.New(mysql.ErrNotSupportedYet, "generated columns are not supported")
 		}
 	}
-	if col.FieldType.EvalType() == types.ETString && colCharset != "binary" && !col.FieldType.IsBinaryString() {
+	if col.FieldType.Tp == mysql.TypeJSON {
+		// JSON text is utf8mb4_bin whatever the table's charset.
+		col.FieldType.Charset, col.FieldType.Collate = "utf8mb4", "utf8mb4_bin"
+	} else if col.FieldType.EvalType() == types.ETString && colCharset != "binary" && !col.FieldType.IsBinaryString() {
 		cs, co, err := resolveCharset(colCharset, colCollate, t.Charset, t.Collate)
 		if err != nil {
 			return nil, nil, err
 		}
 		col.FieldType.Charset, col.FieldType.Collate = cs, co
+	}
+	if err := checkColumnType(col); err != nil {
+		return nil, nil, err
 	}
 	// DEFAULT is checked after NOT NULL, wherever it was written.
 	if defaultExpr != nil {
@@ -235,6 +241,9 @@ func addIndexInfo(t *TableInfo, name string, keys []*ast.IndexPartSpecification,
 		c := t.Column(k.Column.Name.O)
 		if c == nil {
 			return nil, sqlerr.New(mysql.ErrKeyColumnDoesNotExits, k.Column.Name.O)
+		}
+		if c.FieldType.Tp == mysql.TypeJSON {
+			return nil, sqlerr.New(mysql.ErrJSONUsedAsKey, c.Name)
 		}
 		length := types.UnspecifiedLength
 		if k.Length > 0 {

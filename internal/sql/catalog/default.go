@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/mysql"
@@ -49,6 +50,14 @@ func (c *ColumnInfo) init() error {
 // parseStoredDefault converts stored default text to a datum of ft.
 func parseStoredDefault(s string, ft *types.FieldType) (types.Datum, error) {
 	var d types.Datum
+	if ft.Tp == mysql.TypeBit {
+		// storeText wrote the number: b'101' is stored as "5".
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return types.Datum{}, err
+		}
+		return types.NewUintDatum(v), nil
+	}
 	if ft.IsBinaryString() {
 		d = types.NewBytesDatum([]byte(s))
 	} else {
@@ -90,6 +99,15 @@ func (c *ColumnInfo) OriginDefaultDatum() types.Datum { return c.originDatum }
 // default is added.
 func (c *ColumnInfo) ZeroValue() types.Datum {
 	ft := &c.FieldType
+	switch ft.Tp {
+	case mysql.TypeEnum:
+		// MySQL's implicit default of an ENUM NOT NULL is its first member.
+		return ft.EnumDatum(1)
+	case mysql.TypeSet:
+		return ft.SetDatum(0)
+	case mysql.TypeJSON:
+		return types.NewJSONDatum(types.JSONNullValue())
+	}
 	switch ft.EvalType() {
 	case types.ETInt:
 		if ft.IsUnsigned() {

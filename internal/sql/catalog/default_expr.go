@@ -37,7 +37,7 @@ func setDefault(col *ColumnInfo, e ast.ExprNode) error {
 		col.DefaultNull = true
 		return nil
 	}
-	if isBlobOrText(&col.FieldType) {
+	if isBlobOrText(&col.FieldType) || col.FieldType.Tp == mysql.TypeJSON {
 		return sqlerr.New(mysql.ErrBlobCantHaveDefault, col.Name)
 	}
 	v, err := types.ConvertDatum(d, &col.FieldType)
@@ -50,7 +50,7 @@ func setDefault(col *ColumnInfo, e ast.ExprNode) error {
 
 func isBlobOrText(ft *types.FieldType) bool {
 	switch ft.Tp {
-	case mysql.TypeTinyBlob, mysql.TypeBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob, mysql.TypeJSON:
+	case mysql.TypeTinyBlob, mysql.TypeBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
 		return true
 	}
 	return false

@@ -30,7 +30,12 @@ func castValue(ectx *Context, c *catalog.ColumnInfo, v types.Datum, rowNum int) 
 		return out, nil
 	}
 	var serr error
+	var jerr *types.JSONSyntaxError
 	switch {
+	case errors.As(err, &jerr):
+		// Not a warning even outside strict mode, as in MySQL.
+		return out, sqlerr.Newf(mysql.ErrInvalidJSONText,
+			"Invalid JSON text: \"%s\" at position %d in value for column '%s'.", jerr.Msg, jerr.Pos, c.Name)
 	case errors.Is(err, types.ErrOverflow):
 		serr = sqlerr.New(sqlerr.ErrWarnDataOutOfRange, c.Name, rowNum)
 	case errors.Is(err, types.ErrDataTooLong):

@@ -24,6 +24,9 @@ func (f *castFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (type
 		return types.NewNullDatum(), err
 	}
 	ft := f.ft
+	if ft.Tp == mysql.TypeJSON {
+		return castToJSON(&d, args[0])
+	}
 	switch ft.EvalType() {
 	case types.ETInt:
 		var iv intVal
@@ -71,6 +74,26 @@ func (f *castFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (type
 	return strResult(b, ft), nil
 }
 
+// castToJSON is CAST(x AS JSON): text parsed as JSON (3141 when it is
+// not), booleans true/false, other values by their type.
+func castToJSON(d *types.Datum, arg Expression) (types.Datum, error) {
+	switch d.Kind() {
+	case types.KindJSON:
+		return *d, nil
+	case types.KindString, types.KindBytes, types.KindEnum, types.KindSet:
+		j, err := types.ParseJSON(string(d.GetBytes()))
+		if err != nil {
+			return types.NewNullDatum(), jsonTextError(err, 0, "cast_as_json")
+		}
+		return types.NewJSONDatum(j), nil
+	case types.KindInt64, types.KindUint64:
+		if isBoolExpr(arg) {
+			return types.NewJSONDatum(types.JSONBool(d.GetInt64() != 0)), nil
+		}
+	}
+	return types.NewJSONDatum(d.ToJSON()), nil
+}
+
 func castFloatToInt(ctx EvalContext, f float64, unsigned bool) intVal {
 	r := math.Round(f)
 	if unsigned {
@@ -102,6 +125,9 @@ func castType(ft *types.FieldType) *types.FieldType {
 		r.Tp = mysql.TypeLonglong
 		r.Flen = 20
 	case types.ETString:
+		if r.Tp == mysql.TypeJSON {
+			return r
+		}
 		if r.Tp != mysql.TypeVarString {
 			r.Tp = mysql.TypeVarString
 		}

@@ -28,6 +28,9 @@ const (
 	cmpString
 	cmpTime
 	cmpDuration
+	// cmpJSON: a JSON value against anything, the other side taken as
+	// a JSON value (a string as a JSON string, not parsed).
+	cmpJSON
 )
 
 // comparator compares two datums in a class; nil results are the
@@ -56,6 +59,8 @@ func newComparator(a, b Expression) comparator {
 	}
 	sa, sb := isStr(ea, a), isStr(eb, b)
 	switch {
+	case fa.Tp == mysql.TypeJSON || fb.Tp == mysql.TypeJSON:
+		return comparator{cls: cmpJSON}
 	case sa && sb:
 		coll, bin := deriveCollation([]Expression{a, b})
 		if bin {
@@ -122,6 +127,9 @@ func (c *comparator) compare(ctx EvalContext, a, b *types.Datum) int {
 			return ta.Compare(tb)
 		}
 		return bytes.Compare(toBytes(a), toBytes(b))
+	case cmpJSON:
+		ja, jb := jsonValue(a), jsonValue(b)
+		return types.CompareJSON(&ja, &jb)
 	case cmpDuration:
 		da, erra := types.ConvertDatum(*a, &types.FieldType{Tp: mysql.TypeDuration, Decimal: types.MaxFsp})
 		db, errb := types.ConvertDatum(*b, &types.FieldType{Tp: mysql.TypeDuration, Decimal: types.MaxFsp})

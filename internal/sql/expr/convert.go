@@ -48,6 +48,10 @@ func toFloat(ctx EvalContext, d *types.Datum) float64 {
 		return d.GetTime().ToNumber()
 	case types.KindDuration:
 		return d.GetDuration().ToNumber()
+	case types.KindEnum, types.KindSet:
+		return float64(d.GetEnumValue())
+	case types.KindJSON:
+		return jsonToFloat(ctx, d)
 	}
 	return 0
 }
@@ -75,6 +79,12 @@ func toDecimal(ctx EvalContext, d *types.Datum) *types.Decimal {
 		du := d.GetDuration()
 		v, _ := types.ParseDecimal(strconv.FormatFloat(du.ToNumber(), 'f', int(du.Fsp), 64))
 		return v
+	case types.KindEnum, types.KindSet:
+		return types.NewDecFromUint(d.GetEnumValue())
+	case types.KindJSON:
+		if j, err := d.GetJSON(); err == nil && j.Type == types.JSONDecimal {
+			return j.Dec
+		}
 	}
 	v, _ := types.NewDecFromFloat(toFloat(ctx, d))
 	return v
@@ -98,6 +108,19 @@ func toInt(ctx EvalContext, d *types.Datum) intVal {
 	case types.KindString, types.KindBytes:
 		v, u := strToIntPrefix(ctx, string(d.GetBytes()))
 		return intVal{v: v, unsigned: u}
+	case types.KindEnum, types.KindSet:
+		return intVal{v: int64(d.GetEnumValue()), unsigned: true}
+	case types.KindJSON:
+		if j, err := d.GetJSON(); err == nil {
+			switch j.Type {
+			case types.JSONInt:
+				return intVal{v: j.Int}
+			case types.JSONUint:
+				return intVal{v: j.Int, unsigned: true}
+			case types.JSONBoolean:
+				return intVal{v: int64(b2i(j.Bool))}
+			}
+		}
 	case types.KindDecimal:
 		dec := d.GetDecimal()
 		if dec.Negative {
@@ -159,8 +182,14 @@ func strToIntPrefix(ctx EvalContext, s string) (int64, bool) {
 // toBytes renders any datum as text.
 func toBytes(d *types.Datum) []byte {
 	switch d.Kind() {
-	case types.KindString, types.KindBytes:
+	case types.KindString, types.KindBytes, types.KindEnum, types.KindSet:
 		return d.GetBytes()
+	case types.KindJSON:
+		j, err := d.GetJSON()
+		if err != nil {
+			return nil
+		}
+		return j.AppendText(nil)
 	case types.KindFloat32:
 		return types.AppendFloat(nil, d.GetFloat64(), 32, -1)
 	case types.KindFloat64:
@@ -193,6 +222,14 @@ func toTime(d *types.Datum, tp byte, fsp int8) (types.Time, bool) {
 
 // kindFits reports whether a datum of kind k is a value of ft's class.
 func kindFits(k types.Kind, ft *types.FieldType) bool {
+	switch ft.Tp {
+	case mysql.TypeJSON:
+		return k == types.KindJSON
+	case mysql.TypeEnum:
+		return k == types.KindEnum
+	case mysql.TypeSet:
+		return k == types.KindSet
+	}
 	switch ft.EvalType() {
 	case types.ETInt:
 		if ft.IsUnsigned() {
@@ -256,8 +293,15 @@ func convertTo(ctx EvalContext, d types.Datum, ft *types.FieldType) (types.Datum
 		}
 		return dd, nil
 	}
-	if ft.Tp == mysql.TypeNull {
+	switch ft.Tp {
+	case mysql.TypeNull:
 		return types.NewNullDatum(), nil
+	case mysql.TypeJSON:
+		return types.NewJSONDatum(d.ToJSON()), nil
+	case mysql.TypeEnum, mysql.TypeSet:
+		if dd, err := types.ConvertDatum(d, ft); err == nil {
+			return dd, nil
+		}
 	}
 	b := toBytes(&d)
 	if ft.IsBinaryString() {
@@ -279,8 +323,41 @@ func toBool(ctx EvalContext, d *types.Datum) (v, null bool) {
 		return !d.GetTime().IsZero(), false
 	case types.KindDuration:
 		return d.GetDuration().D != 0, false
+	case types.KindEnum, types.KindSet:
+		return d.GetEnumValue() != 0, false
 	}
 	return toFloat(ctx, d) != 0, false
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// jsonToFloat is a JSON value in numeric context: numbers by value,
+// booleans as 0/1, strings by their numeric prefix (warning 1292),
+// anything else 0 with a warning.
+func jsonToFloat(ctx EvalContext, d *types.Datum) float64 {
+	j, err := d.GetJSON()
+	if err != nil {
+		return 0
+	}
+	switch j.Type {
+	case types.JSONInt, types.JSONUint, types.JSONDouble, types.JSONDecimal, types.JSONBoolean:
+		return j.ToFloat()
+	case types.JSONString:
+		f, err := types.StrToFloat(j.Str)
+		if err != nil && ctx != nil {
+			warnTruncated(ctx, "DOUBLE", j.Str)
+		}
+		return f
+	}
+	if ctx != nil {
+		warnTruncated(ctx, "DOUBLE", j.String())
+	}
+	return 0
 }
 
 // boolDatum returns 1 or 0.

@@ -137,8 +137,9 @@ type Row interface {
 	GetUint64(col int) uint64
 	GetFloat32(col int) float32
 	GetFloat64(col int) float64
-	// GetBytes returns strings, blobs, binary, JSON text, ENUM/SET/BIT as
-	// stored bytes.
+	// GetBytes returns strings, blobs, binary strings, ENUM/SET names
+	// and JSON values in their binary form (types.EncodeJSON; the server
+	// prints their text). BIT values are read with GetUint64.
 	GetBytes(col int) []byte
 	GetDecimal(col int) *types.Decimal
 	GetTime(col int) types.Time

@@ -317,6 +317,13 @@ func col(name string, tp byte, flags uint, dec uint8, charset uint16) *Column {
 		Charset: charset, Length: 20, Type: tp, Flags: uint16(flags), Decimals: dec}
 }
 
+// bitCol is a BIT(n) column: its length is n.
+func bitCol(name string, n uint32) *Column {
+	c := col(name, mysql.TypeBit, mysql.UnsignedFlag, 0, 63)
+	c.Length = n
+	return c
+}
+
 func longCol(name string) *Column    { return col(name, mysql.TypeLong, 0, 0, 63) }
 func varcharCol(name string) *Column { return col(name, mysql.TypeVarString, 0, 0, 46) }
 
@@ -342,7 +349,7 @@ func allColumns() []*Column {
 		col("c_char", mysql.TypeString, 0, 0, 46),
 		col("c_blob", mysql.TypeBlob, mysql.BinaryFlag, 0, 63),
 		col("c_json", mysql.TypeJSON, 0, 0, 63),
-		col("c_bit", mysql.TypeBit, u, 0, 63),
+		bitCol("c_bit", 8),
 		col("c_date", mysql.TypeDate, 0, 0, 63),
 		col("c_datetime", mysql.TypeDatetime, 0, 6, 63),
 		col("c_timestamp", mysql.TypeTimestamp, 0, 0, 63),
@@ -350,6 +357,14 @@ func allColumns() []*Column {
 		col("c_time_frac", mysql.TypeDuration, 0, 3, 63),
 		col("c_null", mysql.TypeNull, 0, 0, 63),
 	}
+}
+
+func jsonBinary(s string) []byte {
+	j, err := types.ParseJSON(s)
+	if err != nil {
+		panic(err)
+	}
+	return types.EncodeJSON(nil, &j)
 }
 
 func mustDecimal(s string) *types.Decimal {
@@ -367,7 +382,7 @@ func allRows() [][]any {
 		int64(-5), uint64(250), int64(-300), uint64(65000), int64(-8000000),
 		int64(-2000000000), uint64(4000000000), int64(-9000000000000000000), uint64(18446744073709551615),
 		uint64(2024), float32(0.1), float64(3.141592653589793), float64(1e20),
-		mustDecimal("12.5"), []byte("héllo"), []byte("c"), []byte{0, 1, 2, 255}, []byte(`{"a": 1}`), []byte{5},
+		mustDecimal("12.5"), []byte("héllo"), []byte("c"), []byte{0, 1, 2, 255}, jsonBinary(`{"a": 1}`), uint64(5),
 		types.Time{Year: 2024, Month: 2, Day: 29, Type: mysql.TypeDate},
 		types.Time{Year: 2024, Month: 2, Day: 29, Hour: 13, Minute: 14, Second: 15, Microsecond: 123456, Type: mysql.TypeDatetime, Fsp: 6},
 		types.Time{Year: 1999, Month: 12, Day: 31, Hour: 23, Minute: 59, Second: 58, Type: mysql.TypeTimestamp},

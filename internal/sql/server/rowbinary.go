@@ -49,6 +49,10 @@ func appendBinaryRow(b []byte, row Row, cols []*Column) []byte {
 				d.D = d.D.Truncate(time.Duration(pow10[6-col.Decimals]) * time.Microsecond)
 			}
 			b = appendBinaryDuration(b, d)
+		case mysql.TypeBit:
+			b = appendLenencBytes(b, appendBit(scratch[:0], row.GetUint64(i), col))
+		case mysql.TypeJSON:
+			b = appendLenencBytes(b, appendJSONText(row.GetBytes(i)))
 		default:
 			b = appendLenencBytes(b, row.GetBytes(i))
 		}

@@ -39,11 +39,35 @@ func appendTextRow(b []byte, row Row, cols []*Column) []byte {
 			b = appendLenencBytes(b, appendTime(scratch[:0], row.GetTime(i), col))
 		case mysql.TypeDuration:
 			b = appendLenencBytes(b, appendDuration(scratch[:0], row.GetDuration(i), col))
+		case mysql.TypeBit:
+			b = appendLenencBytes(b, appendBit(scratch[:0], row.GetUint64(i), col))
+		case mysql.TypeJSON:
+			b = appendLenencBytes(b, appendJSONText(row.GetBytes(i)))
 		default:
 			b = appendLenencBytes(b, row.GetBytes(i))
 		}
 	}
 	return b
+}
+
+// appendBit appends a BIT(n) value as MySQL sends it: the value's
+// (n+7)/8 bytes, big endian.
+func appendBit(b []byte, v uint64, col *Column) []byte {
+	n := min(max((int(col.Length)+7)/8, 1), 8)
+	for i := n - 1; i >= 0; i-- {
+		b = append(b, byte(v>>(8*i)))
+	}
+	return b
+}
+
+// appendJSONText returns the text of a JSON value held in its binary
+// form (the bytes as they are if they are not one).
+func appendJSONText(bin []byte) []byte {
+	j, err := types.DecodeJSON(bin)
+	if err != nil {
+		return bin
+	}
+	return j.AppendText(nil)
 }
 
 // floatPrec is the number of digits after the point for a float column:
