@@ -17,6 +17,10 @@ type Env struct {
 	// primary key becomes a unique index and rows get _tidb_rowid handles.
 	// (Only integer primary keys are ever clustered.)
 	DisableClusteredIndex bool
+	// DisableForeignKeyChecks is foreign_key_checks=OFF: foreign keys are
+	// created without checking their parent, and referenced parents may
+	// be dropped.
+	DisableForeignKeyChecks bool
 }
 
 const (
@@ -62,6 +66,7 @@ func buildTableInfo(env Env, stmt *ast.CreateTableStmt, db *DBInfo) (*TableInfo,
 		return nil, sqlerr.New(mysql.ErrTableMustHaveColumns)
 	}
 	constraints := append([]*ast.Constraint(nil), stmt.Constraints...)
+	var checks []*ast.Constraint
 	for _, def := range stmt.Cols {
 		col, inline, err := buildColumn(t, def)
 		if err != nil {
@@ -72,7 +77,20 @@ func buildTableInfo(env Env, stmt *ast.CreateTableStmt, db *DBInfo) (*TableInfo,
 		}
 		col.Offset = len(t.Columns)
 		t.Columns = append(t.Columns, col)
-		constraints = append(constraints, inline...)
+		for _, k := range inline {
+			if k.Tp == ast.ConstraintCheck {
+				checks = append(checks, k)
+			} else {
+				constraints = append(constraints, k)
+			}
+		}
+	}
+	for _, col := range t.Columns {
+		if col.IsGenerated() {
+			if err := checkGenerated(t, col); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var pk *ast.Constraint
 	for _, c := range constraints {
@@ -100,6 +118,15 @@ func buildTableInfo(env Env, stmt *ast.CreateTableStmt, db *DBInfo) (*TableInfo,
 			}
 		case ast.ConstraintFulltext, ast.ConstraintVector, ast.ConstraintColumnar:
 			return nil, sqlerr.New(mysql.ErrNotSupportedYet, "Unsupported index type")
+		case ast.ConstraintCheck:
+			checks = append(checks, c)
+		}
+	}
+	// Column-level checks first (in column order), then table-level ones,
+	// numbered t_chk_1, t_chk_2, ... when unnamed.
+	for _, c := range checks {
+		if _, err := addCheckInfo(t, c); err != nil {
+			return nil, err
 		}
 	}
 	if err := checkAutoIncrement(t); err != nil {
@@ -162,7 +189,11 @@ func buildColumn(t *TableInfo, def *ast.ColumnDef) (*ColumnInfo, []*ast.Constrai
 		case ast.ColumnOptionCollate:
 			colCollate = o.StrValue
 		case ast.ColumnOptionGenerated:
-			return nil, nil, sqlerr.New(mysql.ErrNotSupportedYet, "generated columns are not supported")
+			setGenerated(col, o)
+		case ast.ColumnOptionCheck:
+			inline = append(inline, checkConstraint(name, o))
+		case ast.ColumnOptionReference:
+			// MySQL 8 parses and ignores inline REFERENCES.
 		}
 	}
 	if col.FieldType.Tp == mysql.TypeJSON {

@@ -77,6 +77,12 @@ func (c *Catalog) AlterTable(ctx context.Context, env Env, stmt *ast.AlterTableS
 			err = c.renameColumn(ctx, env, tn, spec.OldColumnName.Name.O, spec.NewColumnName.Name.O)
 		case ast.AlterTableAlterColumn:
 			err = c.alterColumnDefault(ctx, env, tn, spec.NewColumns[0])
+		case ast.AlterTableDropForeignKey:
+			err = c.dropForeignKey(ctx, env, tn, spec.Name, spec.IfExists)
+		case ast.AlterTableDropCheck:
+			err = c.dropCheck(ctx, env, tn, spec.Constraint.Name)
+		case ast.AlterTableAlterCheck:
+			err = c.alterCheck(ctx, env, tn, spec.Constraint.Name, spec.Constraint.Enforced)
 		case ast.AlterTableOption:
 			err = c.alterOptions(ctx, env, tn, spec.Options)
 		case ast.AlterTableLock, ast.AlterTableAlgorithm, ast.AlterTableForce:
@@ -98,8 +104,10 @@ func (c *Catalog) addConstraint(ctx context.Context, env Env, tn *ast.TableName,
 		return c.addIndex(ctx, env, tn, k.Name, k.Keys, true, false, k.Option, k.IfNotExists)
 	case ast.ConstraintPrimaryKey:
 		return c.addIndex(ctx, env, tn, "PRIMARY", k.Keys, true, true, k.Option, false)
-	case ast.ConstraintForeignKey, ast.ConstraintCheck:
-		return nil // accepted and not enforced, as TiDB did for years
+	case ast.ConstraintForeignKey:
+		return c.addForeignKey(ctx, env, tn, k)
+	case ast.ConstraintCheck:
+		return c.addCheck(ctx, env, tn, k)
 	}
 	return sqlerr.New(mysql.ErrNotSupportedYet, "this index type")
 }
@@ -180,6 +188,9 @@ func (c *Catalog) renameColumn(ctx context.Context, env Env, tn *ast.TableName, 
 			return sqlerr.New(mysql.ErrDupFieldName, to)
 		}
 		if err := checkIdent(to); err != nil {
+			return err
+		}
+		if err := renameColumnDeps(t, col.Name, to); err != nil {
 			return err
 		}
 		for _, idx := range t.Indices {

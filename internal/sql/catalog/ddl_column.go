@@ -40,11 +40,16 @@ func (c *Catalog) addColumn(ctx context.Context, env Env, tn *ast.TableName, def
 			return err
 		}
 		uniques = uniques[:0]
+		var checks []*ast.Constraint
 		for _, k := range inline {
-			if k.Tp == ast.ConstraintPrimaryKey {
+			switch k.Tp {
+			case ast.ConstraintPrimaryKey:
 				return sqlerr.New(mysql.ErrNotSupportedYet, "ADD COLUMN ... PRIMARY KEY")
+			case ast.ConstraintCheck:
+				checks = append(checks, k)
+			default:
+				uniques = append(uniques, k)
 			}
-			uniques = append(uniques, k)
 		}
 		if col.AutoIncrement {
 			return sqlerr.New(mysql.ErrNotSupportedYet, "ADD COLUMN ... AUTO_INCREMENT")
@@ -58,9 +63,29 @@ func (c *Catalog) addColumn(ctx context.Context, env Env, tn *ast.TableName, def
 		if err := insertColumn(t, col, pos); err != nil {
 			return err
 		}
+		if col.IsGenerated() {
+			if err := checkGenerated(t, col); err != nil {
+				return err
+			}
+			col.HasOriginDefault, col.OriginDefault = false, ""
+		}
+		for _, k := range checks {
+			if _, err := addCheckInfo(t, k); err != nil {
+				return err
+			}
+		}
 		t.Version++
 		if err := t.init(); err != nil {
 			return err
+		}
+		if col.IsGenerated() {
+			if err := backfillGenerated(ctx, txn, t, col); err != nil {
+				return err
+			}
+		} else if len(checks) > 0 {
+			if err := validateChecks(ctx, txn, t, nil); err != nil {
+				return err
+			}
 		}
 		return putTable(txn, t)
 	})
@@ -149,6 +174,9 @@ func (c *Catalog) dropColumn(ctx context.Context, env Env, tn *ast.TableName, na
 		}
 		if nt.PKIsHandle && col.InPrimaryKey() {
 			return sqlerr.New(mysql.ErrNotSupportedYet, "dropping the clustered primary key column")
+		}
+		if err := checkDropColumnDeps(nt, col.Name); err != nil {
+			return err
 		}
 		droppedIdx = droppedIdx[:0]
 		for _, idx := range append([]*IndexInfo(nil), nt.Indices...) {

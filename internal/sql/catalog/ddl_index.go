@@ -329,6 +329,9 @@ func (c *Catalog) dropIndex(ctx context.Context, env Env, tn *ast.TableName, nam
 			}
 			return sqlerr.New(mysql.ErrCantDropFieldOrKey, name)
 		}
+		if err := checkDropIndexFK(is, db, nt, idx); err != nil {
+			return err
+		}
 		indexID = idx.ID
 		dropIndexInfo(nt, idx.ID)
 		if err := checkAutoIncrement(nt); err != nil {

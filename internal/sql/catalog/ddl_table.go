@@ -63,7 +63,10 @@ func (c *Catalog) CreateTable(ctx context.Context, env Env, stmt *ast.CreateTabl
 			t = ref.Clone()
 			t.Name, t.Version = stmt.Table.Name.O, 0
 			t.Indices = t.PublicIndices() // not one being added
+			likeTable(t, ref.Name)
 		} else if t, err = buildTableInfo(env, stmt, dbInfo); err != nil {
+			return err
+		} else if err := createTableFKs(env, is, db, t, stmt); err != nil {
 			return err
 		}
 		if t.ID, err = genGlobalIDs(ctx, txn, 1); err != nil {
@@ -111,6 +114,9 @@ func (c *Catalog) DropTable(ctx context.Context, env Env, stmt *ast.DropTableStm
 		if len(dropped) == 0 {
 			return errNoop
 		}
+		if err := checkDropReferenced(env, is, dropped); err != nil {
+			return err
+		}
 		for _, t := range dropped {
 			if err := deleteTable(txn, t); err != nil {
 				return err
@@ -142,6 +148,9 @@ func (c *Catalog) TruncateTable(ctx context.Context, env Env, stmt *ast.Truncate
 	err = c.runDDL(ctx, func(txn kv.Transaction, is *InfoSchema) error {
 		old, err := is.Table(db, stmt.Table.Name.O)
 		if err != nil {
+			return err
+		}
+		if err := checkTruncateReferenced(env, is, db, old); err != nil {
 			return err
 		}
 		oldID = old.ID

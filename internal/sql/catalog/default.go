@@ -25,7 +25,7 @@ func (t *TableInfo) init() error {
 			t.storedIDs = append(t.storedIDs, c.ID)
 		}
 	}
-	return nil
+	return t.initExprs()
 }
 
 func (c *ColumnInfo) init() error {

@@ -42,6 +42,25 @@
 //	tables.go, records.go     row and index encoding, DML writes
 //	autoid.go                 Allocator
 //	show.go                   SHOW CREATE TABLE, DESCRIBE, SHOW INDEX
+//	generated.go, check.go, fk.go, fk_lookup.go   generated columns, CHECK constraints, foreign keys
+//	exprtext.go               their expressions printed (and stored) as MySQL 8 prints them
+//	ddl_constraint.go, show_constraint.go, errors_constraint.go   their DDL, SHOW text, errors
+//
+// # Generated columns, CHECK constraints, foreign keys
+//
+// A generated column keeps its expression as text (ExprText: MySQL's
+// printed form, "(`a` + `b`)", which SHOW CREATE TABLE and
+// information_schema show); init parses it once per TableInfo. VIRTUAL
+// and STORED columns are both stored in the row value and recomputed by
+// every write of the row (exec's rowRules, ADD COLUMN's backfill), so a
+// read always sees the value computed from the row's current columns and
+// indexes on either kind are plain indexes. CHECK constraints are
+// expression texts too, verified by writers (exec) and by the DDL that
+// adds or re-enforces one. A foreign key lives in its child table and
+// names its parent (database, table, columns); InfoSchema.ReferencingFKs
+// maps a parent to the keys that reference it. Work these DDLs do on
+// existing rows runs in the DDL transaction itself (atomic, bounded by
+// the transaction size limit).
 //
 // # DDL
 //

@@ -3,6 +3,7 @@ package catalog
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
@@ -15,6 +16,11 @@ type InfoSchema struct {
 	dbs        map[string]*dbEntry // by lower-case name
 	dbByID     map[int64]*dbEntry
 	tablesByID map[int64]*TableInfo
+
+	// referredBy maps "db.table" (lower-case) to the foreign keys that
+	// reference it, built on first use (ReferencingFKs).
+	fkOnce     sync.Once
+	referredBy map[string][]FKRef
 }
 
 type dbEntry struct {

@@ -66,9 +66,15 @@ type TableInfo struct {
 	// View is set for a view (view.go), nil for a table.
 	View *ViewInfo `json:"view,omitempty"`
 
+	// Checks are the CHECK constraints (check.go), ForeignKeys the
+	// foreign keys this table declares as the child (fk.go).
+	Checks      []*CheckInfo `json:"checks,omitempty"`
+	ForeignKeys []*FKInfo    `json:"foreign_keys,omitempty"`
+
 	// Caches filled by init before the info is shared (nil on clones).
 	colInfos  []codec.ColInfo
 	storedIDs []int64 // IDs of the columns stored in row values
+	exprs     tableExprs
 }
 
 // ColumnInfo describes a column. Offset is its position in
@@ -100,6 +106,11 @@ type ColumnInfo struct {
 	OnUpdateNow      bool   `json:"on_update_now,omitempty"`
 	Comment          string `json:"comment,omitempty"`
 	Hidden           bool   `json:"hidden,omitempty"`
+	// GeneratedExpr is the expression of a generated column in MySQL's
+	// printed form (generated.go), "" for an ordinary column;
+	// GeneratedStored tells STORED from VIRTUAL.
+	GeneratedExpr   string `json:"generated_expr,omitempty"`
+	GeneratedStored bool   `json:"generated_stored,omitempty"`
 
 	// defaultDatum and originDatum cache the parsed values (filled by
 	// (*TableInfo).init when loaded or built).
@@ -217,7 +228,7 @@ func (t *TableInfo) PrimaryIndex() *IndexInfo {
 // Clone returns a deep copy of t, for DDL to modify.
 func (t *TableInfo) Clone() *TableInfo {
 	c := *t
-	c.colInfos, c.storedIDs = nil, nil
+	c.colInfos, c.storedIDs, c.exprs = nil, nil, tableExprs{}
 	c.Columns = make([]*ColumnInfo, len(t.Columns))
 	for i, col := range t.Columns {
 		cc := *col
@@ -232,6 +243,15 @@ func (t *TableInfo) Clone() *TableInfo {
 			ci.Columns[j] = &cic
 		}
 		c.Indices[i] = &ci
+	}
+	c.Checks = make([]*CheckInfo, len(t.Checks))
+	for i, ck := range t.Checks {
+		cc := *ck
+		c.Checks[i] = &cc
+	}
+	c.ForeignKeys = make([]*FKInfo, len(t.ForeignKeys))
+	for i, fk := range t.ForeignKeys {
+		c.ForeignKeys[i] = fk.clone()
 	}
 	return &c
 }

@@ -58,6 +58,7 @@ func ShowCreateTable(t *TableInfo) string {
 	for _, idx := range orderedIndices(t) {
 		lines = append(lines, "  "+indexDefinition(idx))
 	}
+	lines = append(lines, constraintDefinitions(t)...)
 	b.WriteString(strings.Join(lines, ",\n"))
 	fmt.Fprintf(&b, "\n) ENGINE=InnoDB DEFAULT CHARSET=%s", displayCharset(t.Charset))
 	if showsCollate(t.Collate) {
@@ -93,6 +94,9 @@ func columnDefinition(t *TableInfo, c *ColumnInfo) string {
 		(ft.Charset != t.Charset || ft.Collate != t.Collate) {
 		parts = append(parts, "CHARACTER SET "+ft.Charset, "COLLATE "+ft.Collate)
 	}
+	if c.IsGenerated() {
+		parts = append(parts, generatedDefinition(c))
+	}
 	switch {
 	case c.NotNull():
 		parts = append(parts, "NOT NULL")
@@ -104,7 +108,7 @@ func columnDefinition(t *TableInfo, c *ColumnInfo) string {
 		parts = append(parts, "DEFAULT "+currentTimestampText(ft))
 	case c.HasDefault && !c.DefaultNull:
 		parts = append(parts, "DEFAULT "+defaultLiteral(c))
-	case !c.NotNull() && !c.AutoIncrement && !isBlobOrText(ft):
+	case !c.NotNull() && !c.AutoIncrement && !isBlobOrText(ft) && !c.IsGenerated():
 		parts = append(parts, "DEFAULT NULL")
 	}
 	if c.OnUpdateNow {
@@ -287,6 +291,13 @@ func ColumnExtra(c *ColumnInfo) string {
 	}
 	if c.OnUpdateNow {
 		extra = append(extra, "on update "+currentTimestampText(&c.FieldType))
+	}
+	if c.IsGenerated() {
+		if c.GeneratedStored {
+			extra = append(extra, "STORED GENERATED")
+		} else {
+			extra = append(extra, "VIRTUAL GENERATED")
+		}
 	}
 	return strings.Join(extra, " ")
 }

@@ -49,7 +49,24 @@ func (e *deleteExec) Next(ctx context.Context, chk *chunk.Chunk) error {
 	if err != nil {
 		return err
 	}
+	fk := newFKState(e.ectx, e.p.InfoSchema)
+	referenced := fk != nil && len(fk.is.ReferencingFKs(fk.dbOf(t), t.Name)) > 0
 	for _, v := range todo {
+		if referenced {
+			// A cascade of an earlier row may have changed or deleted
+			// this one (a self-referencing table).
+			cur, ok, err := readRow(ctx, e.ectx.Txn, t, v.handle)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			v.row = cur
+			if err := fk.onDelete(ctx, t, v.handle, v.row, 0); err != nil {
+				return err
+			}
+		}
 		if err := removeRow(e.ectx.Txn, t, v.handle, v.row); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 
 	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/sql/catalog"
@@ -24,6 +25,10 @@ type insert struct {
 	// dupChk holds the conflicting row followed by the new one, for the
 	// ON DUPLICATE KEY UPDATE assignments.
 	dupChk *chunk.Chunk
+	// rules computes generated columns and verifies CHECKs (compiled on
+	// the first execution); fk is this execution's foreign-key state.
+	rules *rowRules
+	fk    *fkState
 }
 
 func (e *insert) Open(ctx context.Context) error {
@@ -38,6 +43,9 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 	}
 	e.done = true
 	t := e.p.Table
+	if err := e.prepareRules(); err != nil {
+		return err
+	}
 	batch := !e.p.Replace && len(e.p.OnDup) == 0
 	var built []builtRow
 	vals := make([]types.Datum, len(e.p.Columns))
@@ -61,6 +69,9 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 			continue
 		}
 		row, h, err := e.buildRow(ctx, t, vals, exprs)
+		if errors.Is(err, errSkipRow) {
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -98,6 +109,9 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 			continue
 		}
 		row, h, err := e.buildRow(ctx, t, r, nil)
+		if errors.Is(err, errSkipRow) {
+			continue
+		}
 		if err != nil {
 			return err
 		}
@@ -113,6 +127,9 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 // (exprs, when given, marks DEFAULT by a nil entry).
 func (e *insert) insertRow(ctx context.Context, t *catalog.TableInfo, vals []types.Datum, exprs []expr.Expression) error {
 	row, handle, err := e.buildRow(ctx, t, vals, exprs)
+	if errors.Is(err, errSkipRow) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -128,10 +145,13 @@ func (e *insert) buildRow(ctx context.Context, t *catalog.TableInfo, vals []type
 		if exprs != nil && exprs[i] == nil {
 			continue
 		}
+		if t.Columns[off].IsGenerated() {
+			return nil, 0, badGeneratedValue(t, t.Columns[off])
+		}
 		row[off], given[off] = vals[i], true
 	}
 	for _, c := range t.Columns {
-		if given[c.Offset] {
+		if given[c.Offset] || c.IsGenerated() {
 			continue
 		}
 		d, ok := c.GetDefault(e.ectx.Now)
@@ -154,11 +174,21 @@ func (e *insert) buildRow(ctx context.Context, t *catalog.TableInfo, vals []type
 	e.ectx.Strict = strict && !e.p.Ignore
 	defer func() { e.ectx.Strict = strict }()
 	for _, c := range t.Columns {
+		if c.IsGenerated() {
+			continue
+		}
 		d, err := castValue(e.ectx, c, row[c.Offset], e.rowNum)
 		if err != nil {
 			return nil, 0, err
 		}
 		row[c.Offset] = d
+	}
+	if err := e.rules.apply(e.ectx, row, e.rowNum, true); err != nil {
+		if e.p.Ignore && errors.Is(err, errCheckViolated) {
+			e.ectx.Eval.AppendWarning(err)
+			return nil, 0, errSkipRow
+		}
+		return nil, 0, err
 	}
 	handle, ok := t.Handle(row)
 	if !ok {
@@ -193,6 +223,10 @@ func (e *insert) writeNew(ctx context.Context, t *catalog.TableInfo, row []types
 					e.ectx.AffectedRows++
 					return nil
 				}
+				// REPLACE deletes the old row: its children are acted on.
+				if err := e.fk.onDelete(ctx, t, other, old, 0); err != nil {
+					return err
+				}
 				if err := removeRow(e.ectx.Txn, t, other, old); err != nil {
 					return err
 				}
@@ -203,6 +237,9 @@ func (e *insert) writeNew(ctx context.Context, t *catalog.TableInfo, row []types
 			return e.onDuplicate(ctx, t, other, row)
 		}
 		return e.ignorable(dupError(t, idx, row))
+	}
+	if err := e.fk.checkChild(ctx, t, nil, row); err != nil {
+		return e.ignorable(err)
 	}
 	if err := writeRow(e.ectx.Txn, t, handle, row); err != nil {
 		return err
@@ -284,6 +321,12 @@ func (e *insert) onDuplicate(ctx context.Context, t *catalog.TableInfo, handle i
 	for _, a := range e.p.OnDup {
 		c := t.Columns[a.Col]
 		var d types.Datum
+		if c.IsGenerated() {
+			if a.Expr != nil {
+				return badGeneratedValue(t, c)
+			}
+			continue
+		}
 		if a.Expr == nil {
 			d, _ = c.GetDefault(e.ectx.Now)
 		} else if d, err = a.Expr.Eval(e.ectx.Eval, r); err != nil {
@@ -302,6 +345,17 @@ func (e *insert) onDuplicate(ctx context.Context, t *catalog.TableInfo, handle i
 		}
 		return false
 	})
+	if err := e.rules.apply(e.ectx, upd, e.rowNum, true); err != nil {
+		return e.ignorable(err)
+	}
+	if !rowsEqual(old, upd) {
+		if err := e.fk.checkChild(ctx, t, old, upd); err != nil {
+			return e.ignorable(err)
+		}
+		if err := e.fk.onUpdate(ctx, t, handle, old, upd, 0); err != nil {
+			return err
+		}
+	}
 	changed, err := updateRow(ctx, e.ectx, t, handle, old, upd)
 	if err != nil {
 		return e.ignorable(err)
@@ -309,5 +363,19 @@ func (e *insert) onDuplicate(ctx context.Context, t *catalog.TableInfo, handle i
 	if changed {
 		e.ectx.AffectedRows += 2
 	}
+	return nil
+}
+
+// prepareRules compiles the table's rules on the first execution and
+// reads foreign_key_checks for this one.
+func (e *insert) prepareRules() error {
+	if e.rules == nil {
+		r, err := compileRules(e.ectx, e.p.Table)
+		if err != nil {
+			return err
+		}
+		e.rules = r
+	}
+	e.fk = newFKState(e.ectx, e.p.InfoSchema)
 	return nil
 }

@@ -74,6 +74,12 @@ func (e *insert) insertBatch(ctx context.Context, t *catalog.TableInfo, rows []b
 			}
 			continue
 		}
+		if err := e.fk.checkChild(ctx, t, nil, r.row); err != nil {
+			if err := e.ignorable(err); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := writeRow(e.ectx.Txn, t, r.handle, r.row); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 
 	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/sql/expr"
@@ -18,6 +19,10 @@ type update struct {
 	done bool
 	// fresh marks assignments reading earlier-assigned columns.
 	fresh []bool
+	// rules: generated columns and CHECKs (compiled once); fk: this
+	// execution's foreign-key state.
+	rules *rowRules
+	fk    *fkState
 }
 
 func (e *update) Open(ctx context.Context) error {
@@ -32,6 +37,9 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 	}
 	e.done = true
 	t := e.p.Table
+	if err := e.prepareRules(); err != nil {
+		return err
+	}
 	fts := e.child.FieldTypes()
 	hIdx := len(fts) - 1
 	type pending struct {
@@ -87,6 +95,13 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 				upd[a.Col] = v.Clone()
 			}
 			touchOnUpdate(e.ectx, t, old, upd, e.assigned)
+			if err := e.rules.apply(e.ectx, upd, rowNum, true); err != nil {
+				if e.p.Ignore && errors.Is(err, errCheckViolated) {
+					e.ectx.Eval.AppendWarning(err)
+					continue
+				}
+				return err
+			}
 			todo = append(todo, pending{handle: r.GetInt64(hIdx), old: old, new: upd})
 		}
 		return nil
@@ -95,7 +110,7 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 		return err
 	}
 	for _, p := range todo {
-		changed, err := updateRow(ctx, e.ectx, t, p.handle, p.old, p.new)
+		changed, err := e.writeRow(ctx, p.handle, p.old, p.new)
 		if err != nil {
 			if e.p.Ignore {
 				e.ectx.Eval.AppendWarning(err)
@@ -136,4 +151,40 @@ func (e *update) assigned(off int) bool {
 		}
 	}
 	return false
+}
+
+// prepareRules compiles the table's rules on the first execution (3105
+// for an assignment to a generated column other than DEFAULT) and reads
+// foreign_key_checks for this one.
+func (e *update) prepareRules() error {
+	t := e.p.Table
+	for _, a := range e.p.Assigns {
+		if c := t.Columns[a.Col]; c.IsGenerated() && a.Expr != nil {
+			return badGeneratedValue(t, c)
+		}
+	}
+	if e.rules == nil {
+		r, err := compileRules(e.ectx, t)
+		if err != nil {
+			return err
+		}
+		e.rules = r
+	}
+	e.fk = newFKState(e.ectx, e.p.InfoSchema)
+	return nil
+}
+
+// writeRow checks the new row's foreign keys, acts on the children of
+// the old one, and writes it.
+func (e *update) writeRow(ctx context.Context, handle int64, old, new []types.Datum) (bool, error) {
+	t := e.p.Table
+	if e.fk != nil && !rowsEqual(old, new) {
+		if err := e.fk.checkChild(ctx, t, old, new); err != nil {
+			return false, err
+		}
+		if err := e.fk.onUpdate(ctx, t, handle, old, new, 0); err != nil {
+			return false, err
+		}
+	}
+	return updateRow(ctx, e.ectx, t, handle, old, new)
 }

@@ -105,7 +105,7 @@ func appendColumnsRows(rows [][]types.Datum, s *Source, dt dbTable) [][]types.Da
 			catalog.ColumnDefault(c), yesNo(!c.NotNull(), "YES", "NO"), str(DataType(colType)),
 			charLength(ft, false), charLength(ft, true), prec, scale, datetimePrecision(ft), cs, co,
 			str(colType), str(catalog.ColumnKey(c)), str(catalog.ColumnExtra(c)), str(privs),
-			str(c.Comment), str(""), null(),
+			str(c.Comment), str(c.GeneratedExpr), null(),
 		})
 	}
 	return rows
@@ -278,6 +278,7 @@ func keyColumnUsageRows(s *Source) [][]types.Datum {
 				})
 			}
 		}
+		rows = appendFKColumnRows(rows, dt)
 	}
 	return rows
 }
@@ -296,6 +297,7 @@ func tableConstraintsRows(s *Source) [][]types.Datum {
 			rows = append(rows, []types.Datum{str(catalogName), str(dt.db), str(idx.Name), str(dt.db),
 				str(dt.t.Name), str(typ), str("YES")})
 		}
+		rows = appendConstraintRows(rows, dt)
 	}
 	return rows
 }

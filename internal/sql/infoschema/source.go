@@ -70,6 +70,8 @@ var builders = map[string]func(*Source) [][]types.Datum{
 	"STATISTICS":                            statisticsRows,
 	"KEY_COLUMN_USAGE":                      keyColumnUsageRows,
 	"TABLE_CONSTRAINTS":                     tableConstraintsRows,
+	"REFERENTIAL_CONSTRAINTS":               referentialConstraintsRows,
+	"CHECK_CONSTRAINTS":                     checkConstraintsRows,
 	"PARTITIONS":                            partitionsRows,
 	"PROCESSLIST":                           processListRows,
 	"USER_PRIVILEGES":                       userPrivilegesRows,

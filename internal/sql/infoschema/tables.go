@@ -158,6 +158,9 @@ var definitions = map[string][]Column{
 		"CONSTRAINT_CATALOG", varchar(64), "CONSTRAINT_SCHEMA", varchar(64), "CONSTRAINT_NAME", varchar(64),
 		"TABLE_SCHEMA", varchar(64), "TABLE_NAME", varchar(64), "CONSTRAINT_TYPE", varchar(11),
 		"ENFORCED", varchar(3)),
+	"CHECK_CONSTRAINTS": cols(
+		"CONSTRAINT_CATALOG", varchar(64), "CONSTRAINT_SCHEMA", varchar(64), "CONSTRAINT_NAME", varchar(64),
+		"CHECK_CLAUSE", longtext()),
 	"REFERENTIAL_CONSTRAINTS": cols(
 		"CONSTRAINT_CATALOG", varchar(64), "CONSTRAINT_SCHEMA", varchar(64), "CONSTRAINT_NAME", varchar(64),
 		"UNIQUE_CONSTRAINT_CATALOG", varchar(64), "UNIQUE_CONSTRAINT_SCHEMA", varchar(64),

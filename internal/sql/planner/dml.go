@@ -27,7 +27,7 @@ func buildInsert(ctx Context, st *ast.InsertStmt) (Plan, error) {
 		return nil, err
 	}
 	t := src.Table
-	p := &Insert{DB: src.DB, Table: t, Ignore: st.IgnoreErr, Replace: st.IsReplace}
+	p := &Insert{DB: src.DB, Table: t, Ignore: st.IgnoreErr, Replace: st.IsReplace, InfoSchema: ctx.InfoSchema()}
 	if len(st.Columns) == 0 {
 		for _, c := range t.Columns {
 			if !c.Hidden {
@@ -158,7 +158,7 @@ func buildUpdate(ctx Context, st *ast.UpdateStmt) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Update{Table: src.Table, Child: child, Assigns: assigns, Ignore: st.IgnoreErr}, nil
+	return &Update{Table: src.Table, Child: child, Assigns: assigns, Ignore: st.IgnoreErr, InfoSchema: ctx.InfoSchema()}, nil
 }
 
 func buildDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
@@ -173,5 +173,5 @@ func buildDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Delete{Table: src.Table, Child: child}, nil
+	return &Delete{Table: src.Table, Child: child, InfoSchema: ctx.InfoSchema()}, nil
 }

@@ -24,6 +24,9 @@ type Insert struct {
 	OnDup   []Assignment
 	Ignore  bool
 	Replace bool
+	// InfoSchema is the snapshot planned against (foreign keys look up
+	// parents and children in it).
+	InfoSchema *catalog.InfoSchema
 }
 
 // Schema implements Plan: DML returns no rows.
@@ -40,10 +43,11 @@ func (p *Insert) Children() []Plan {
 // Update changes the rows Child returns (table rows followed by the handle,
 // as every table read outputs).
 type Update struct {
-	Table   *catalog.TableInfo
-	Child   Plan
-	Assigns []Assignment
-	Ignore  bool
+	Table      *catalog.TableInfo
+	Child      Plan
+	Assigns    []Assignment
+	Ignore     bool
+	InfoSchema *catalog.InfoSchema // as Insert.InfoSchema
 }
 
 // Schema implements Plan.
@@ -54,8 +58,9 @@ func (p *Update) Children() []Plan { return []Plan{p.Child} }
 
 // Delete removes the rows Child returns.
 type Delete struct {
-	Table *catalog.TableInfo
-	Child Plan
+	Table      *catalog.TableInfo
+	Child      Plan
+	InfoSchema *catalog.InfoSchema // as Insert.InfoSchema
 }
 
 // Schema implements Plan.

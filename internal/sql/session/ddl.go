@@ -15,7 +15,8 @@ func (s *Session) execDDL(ctx context.Context, stmt ast.StmtNode) (server.Result
 	if err := s.commit(ctx); err != nil {
 		return nil, err
 	}
-	env := catalog.Env{CurrentDB: s.db, DisableClusteredIndex: strings.EqualFold(s.vars.ClusteredIndex(), "OFF")}
+	env := catalog.Env{CurrentDB: s.db, DisableClusteredIndex: strings.EqualFold(s.vars.ClusteredIndex(), "OFF"),
+		DisableForeignKeyChecks: !s.vars.ForeignKeyChecks()}
 	if err := s.d.catalog.Exec(ctx, env, stmt); err != nil {
 		return nil, err
 	}

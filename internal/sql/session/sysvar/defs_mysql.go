@@ -75,8 +75,8 @@ func mysqlVars() []SysVar {
 		uintVar(ScopeBoth, "net_buffer_length", "16384", 1024, 1048576),
 		uintVar(ScopeBoth, "sql_select_limit", "18446744073709551615", 0, math.MaxUint64),
 		boolVar(ScopeBoth, "sql_safe_updates", false),
-		// Foreign keys are not enforced yet: accepted (mysqldump sets it).
-		noop(boolVar(ScopeBoth, "foreign_key_checks", true)),
+		// Foreign keys are enforced while ON (exec/fk.go; DDL: catalog).
+		boolVar(ScopeBoth, "foreign_key_checks", true),
 		noop(boolVar(ScopeBoth, "unique_checks", true)),
 		uintVar(ScopeSession, "last_insert_id", "0", 0, math.MaxUint64),
 		alias("identity", "last_insert_id"),

@@ -1,0 +1,90 @@
+package catalog
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// MySQL 8 error numbers of generated columns, CHECK constraints and
+// foreign keys that the parser's table lacks (their messages are
+// written where they are raised, in MySQL's wording).
+const (
+	ErrFKDepthExceeded              uint16 = 3008
+	ErrUnsupportedOnGenerated       uint16 = 3106
+	ErrFKCannotDropParent           uint16 = 3730
+	ErrFKNoColumnParent             uint16 = 3734
+	ErrGeneratedColumnNamedFunction uint16 = 3763
+	ErrCheckNotBoolean              uint16 = 3812
+	ErrColumnCheckRefersOther       uint16 = 3813
+	ErrCheckNamedFunction           uint16 = 3814
+	ErrCheckFunction                uint16 = 3815
+	ErrCheckVariables               uint16 = 3816
+	ErrCheckRefersAutoInc           uint16 = 3818
+	ErrCheckViolated                uint16 = 3819
+	ErrCheckUnknownColumn           uint16 = 3820
+	ErrCheckNotFound                uint16 = 3821
+	ErrCheckDupName                 uint16 = 3822
+	ErrCheckFKActionColumn          uint16 = 3823
+	ErrDependentByCheck             uint16 = 3959
+)
+
+// CheckViolatedError is 3819 for check constraint name.
+func CheckViolatedError(name string) error {
+	return sqlerr.Newf(ErrCheckViolated, "Check constraint '%s' is violated.", name)
+}
+
+// FKDepthError is 3008: cascades nested deeper than InnoDB's 15.
+func FKDepthError() error {
+	return sqlerr.Newf(ErrFKDepthExceeded, "Foreign key cascade delete/update exceeds max depth of %d.", MaxFKDepth)
+}
+
+// MaxFKDepth is InnoDB's limit on nested cascades (FK_MAX_CASCADE_DEL).
+const MaxFKDepth = 15
+
+// fkDescription is the parenthesised part of 1451/1452:
+// `db`.`child`, CONSTRAINT `fk` FOREIGN KEY (`a`) REFERENCES `parent` (`id`).
+func fkDescription(childDB string, child *TableInfo, fk *FKInfo) string {
+	return fmt.Sprintf("%s.%s, %s", quoteIdent(childDB), quoteIdent(child.Name), fkClause(childDB, fk, true))
+}
+
+// fkClause renders CONSTRAINT `fk` FOREIGN KEY (...) REFERENCES ...
+// [ON DELETE ...] [ON UPDATE ...] (actions only when withActions).
+func fkClause(childDB string, fk *FKInfo, withActions bool) string {
+	ref := quoteIdent(fk.RefTable)
+	if !strings.EqualFold(fk.RefDB, childDB) {
+		ref = quoteIdent(fk.RefDB) + "." + ref
+	}
+	s := fmt.Sprintf("CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)", quoteIdent(fk.Name),
+		quoteList(fk.Cols), ref, quoteList(fk.RefCols))
+	if withActions {
+		if fk.OnDelete != FKNoAction {
+			s += " ON DELETE " + fk.OnDelete.String()
+		}
+		if fk.OnUpdate != FKNoAction {
+			s += " ON UPDATE " + fk.OnUpdate.String()
+		}
+	}
+	return s
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quoteIdent(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// NoReferencedRowError is 1452 for a child row of fk without a parent.
+func NoReferencedRowError(childDB string, child *TableInfo, fk *FKInfo) error {
+	return sqlerr.New(mysql.ErrNoReferencedRow2, fkDescription(childDB, child, fk))
+}
+
+// RowIsReferencedError is 1451 for a parent row fk's children still
+// reference.
+func RowIsReferencedError(childDB string, child *TableInfo, fk *FKInfo) error {
+	return sqlerr.New(mysql.ErrRowIsReferenced2, fkDescription(childDB, child, fk))
+}
