@@ -54,6 +54,31 @@ func TestViewsAcrossRestart(t *testing.T) {
 	wantErr(t, "viewer reads the table under the view", err, 1142, "SELECT command denied")
 	_, err = viewer.Exec("SELECT * FROM vdb.pub2")
 	wantErr(t, "viewer reads a view it holds no grant on", err, 1142, "SELECT command denied")
+
+	// What a view reads is read with its definer's rights (DEFINER) or
+	// the reader's (INVOKER): 1356 when that account may not, 1449 for a
+	// definer that does not exist.
+	mustExec(t, root,
+		"CREATE SQL SECURITY INVOKER VIEW vdb.inv AS SELECT a FROM vdb.t",
+		"CREATE USER 'weak'@'%'",
+		"CREATE DEFINER = 'weak'@'%' VIEW vdb.weakv AS SELECT a FROM vdb.t",
+		"CREATE DEFINER = 'ghost'@'%' VIEW vdb.ghostv AS SELECT 1 AS one",
+		"GRANT SELECT ON vdb.inv TO 'viewer'@'%'",
+		"GRANT SELECT ON vdb.weakv TO 'viewer'@'%'",
+		"GRANT SELECT ON vdb.ghostv TO 'viewer'@'%'",
+	)
+	_, err = viewer.Exec("SELECT * FROM vdb.inv")
+	wantErr(t, "INVOKER view over a table the reader may not read", err, 1356, "View 'vdb.inv' references invalid")
+	_, err = viewer.Exec("SELECT * FROM vdb.weakv")
+	wantErr(t, "DEFINER view whose definer may not read its table", err, 1356, "View 'vdb.weakv' references invalid")
+	_, err = root.Exec("SELECT * FROM vdb.weakv")
+	wantErr(t, "root reads the weak definer's view", err, 1356, "View 'vdb.weakv'")
+	_, err = viewer.Exec("SELECT * FROM vdb.ghostv")
+	wantErr(t, "view of a missing definer", err, 1449, "The user specified as a definer ('ghost'@'%') does not exist")
+	mustExec(t, root, "GRANT SELECT ON vdb.t TO 'weak'@'%'")
+	if err := viewer.QueryRow("SELECT COUNT(*) FROM vdb.weakv").Scan(&cnt); err != nil || cnt != 2 {
+		t.Errorf("viewer reads the view once its definer may read the table: %d, %v", cnt, err)
+	}
 	_, err = viewer.Exec("CREATE VIEW vdb.mine AS SELECT 1")
 	wantErr(t, "viewer creates a view", err, 1142, "CREATE command denied")
 	_, err = root.Exec("INSERT INTO vdb.pub VALUES (3)")

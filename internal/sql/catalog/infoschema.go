@@ -16,6 +16,7 @@ type InfoSchema struct {
 	dbs        map[string]*dbEntry // by lower-case name
 	dbByID     map[int64]*dbEntry
 	tablesByID map[int64]*TableInfo
+	hasViews   bool
 
 	// referredBy maps "db.table" (lower-case) to the foreign keys that
 	// reference it, built on first use (ReferencingFKs).
@@ -44,6 +45,7 @@ func newInfoSchema(version int64, dbs []*DBInfo, tables []*TableInfo) *InfoSchem
 		if e := is.dbByID[t.DBID]; e != nil {
 			e.tables[strings.ToLower(t.Name)] = t
 			is.tablesByID[t.ID] = t
+			is.hasViews = is.hasViews || t.IsView()
 		}
 	}
 	return is

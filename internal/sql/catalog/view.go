@@ -153,6 +153,10 @@ func (c *Catalog) dropView(ctx context.Context, env Env, stmt *ast.DropTableStmt
 	})
 }
 
+// HasViews reports whether the schema holds any view (statements skip
+// their view checks when not).
+func (is *InfoSchema) HasViews() bool { return is.hasViews }
+
 // View returns view db.name: 1049 / 1146 as Table, 1347 if it is a table.
 func (is *InfoSchema) View(db, name string) (*TableInfo, error) {
 	t, err := is.Table(db, name)

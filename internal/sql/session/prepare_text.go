@@ -98,7 +98,7 @@ func (s *Session) execExecuteText(ctx context.Context, st *ast.ExecuteStmt) (ser
 	if err := s.checkPriv(ctx, ps.stmt); err != nil {
 		return nil, err
 	}
-	if err := s.refuseViewWrite(ps.stmt); err != nil {
+	if err := s.checkViewUse(ctx, ps.stmt); err != nil {
 		return nil, err
 	}
 	if sel, ok := ps.stmt.(*ast.SelectStmt); ok && ps.nParams > 0 && !isQuery(sel) {

@@ -113,7 +113,7 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 	if err := s.checkPriv(ctx, stmt); err != nil {
 		return nil, err
 	}
-	if err := s.refuseViewWrite(stmt); err != nil {
+	if err := s.checkViewUse(ctx, stmt); err != nil {
 		return nil, err
 	}
 	// DESCRIBE t parses as EXPLAIN of SHOW COLUMNS.
@@ -192,7 +192,7 @@ func (s *Session) ExecutePrepared(ctx context.Context, id uint32, args []server.
 			s.d.metrics.observe(typ, start, err)
 			return nil, err
 		}
-		if err := s.refuseViewWrite(ps.stmt); err != nil {
+		if err := s.checkViewUse(ctx, ps.stmt); err != nil {
 			s.d.metrics.observe(typ, start, err)
 			return nil, err
 		}

@@ -95,6 +95,9 @@ func (s *Session) execCreateView(ctx context.Context, st *ast.CreateViewStmt, al
 	if err := checkViewSelect(st.Select); err != nil {
 		return nil, err
 	}
+	if err := s.checkViewUse(ctx, st.Select); err != nil {
+		return nil, err
+	}
 	q := s.newQueryCtx(nil)
 	p, err := planner.Build(q, st.Select)
 	if err != nil {
