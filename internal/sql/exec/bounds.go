@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/codec"
 	"github.com/strata-db/strata/internal/kv"
@@ -312,6 +313,9 @@ var _ = expr.FnEQ
 // trailing spaces (the *_bin collations), while its index keys hold the
 // bytes as stored.
 func padSpace(ft *types.FieldType) bool {
+	if ft.Tp == mysql.TypeEnum || ft.Tp == mysql.TypeSet {
+		return false // keyed by index or bitmask, not by text
+	}
 	return ft.EvalType() == types.ETString && ft.Collate != "binary"
 }
 
