@@ -91,6 +91,12 @@ func Build(ectx *Context, p planner.Plan) (Executor, error) {
 	case *planner.MaxOneRow:
 		b, err := mk(x.Child)
 		return &maxOneRow{base: b}, err
+	case *planner.CTERead:
+		b, _ := mk(nil)
+		return &cteRead{base: b, def: x.Def}, nil
+	case *planner.CTEWork:
+		b, _ := mk(nil)
+		return &cteRead{base: b, def: x.Def, work: true}, nil
 	case *planner.Dual:
 		b, _ := mk(nil)
 		return &dual{base: b, rows: x.Rows}, nil

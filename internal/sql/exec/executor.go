@@ -8,6 +8,7 @@ import (
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/planner"
 	"github.com/strata-db/strata/internal/types"
 )
 
@@ -64,6 +65,9 @@ type Context struct {
 	// for the session to lock.
 	LockOnly bool
 	LockKeys []kv.Key
+
+	// ctes holds the statement's materialized CTEs (cte.go).
+	ctes map[*planner.CTEDef]*cteResult
 	// LockPointReads: a DML statement of a pessimistic transaction also
 	// locks every key its point gets read, present or not (TiDB does), so
 	// that a row absent when the statement ran cannot appear before the

@@ -77,6 +77,15 @@ func (q *qbuilder) tableSource(ts *ast.TableSource, aliases map[string]bool) (*l
 	var n *lnode
 	switch src := ts.Source.(type) {
 	case *ast.TableName:
+		if src.Schema.L == "" {
+			if e := q.ctes.lookup(src.Name.L); e != nil {
+				if alias == "" {
+					alias = src.Name.O
+				}
+				n = cteSource(e, alias)
+				break
+			}
+		}
 		db, t, err := resolveTable(q.ctx, src)
 		if err != nil {
 			return nil, err
@@ -96,7 +105,7 @@ func (q *qbuilder) tableSource(ts *ast.TableSource, aliases map[string]bool) (*l
 		if alias == "" {
 			return nil, sqlerr.New(mysql.ErrDerivedMustHaveAlias)
 		}
-		p, err := (&qbuilder{ctx: q.ctx}).resultSet(src)
+		p, err := q.child(nil).resultSet(src)
 		if err != nil {
 			return nil, err
 		}
@@ -293,4 +302,18 @@ func (n *lnode) lockTargets() []lockTarget {
 		}
 	}
 	return out
+}
+
+// cteSource is the FROM item reading a CTE (its working rows inside its
+// own recursive part).
+func cteSource(e *cteEntry, alias string) *lnode {
+	cols := make([]OutCol, len(e.def.cols))
+	for i, c := range e.def.cols {
+		c.Table = alias
+		cols[i] = c
+	}
+	if e.working {
+		return &lnode{plan: &CTEWork{Def: e.def, cols: cols}, cols: cols}
+	}
+	return &lnode{plan: &CTERead{Def: e.def, cols: cols}, cols: cols}
 }

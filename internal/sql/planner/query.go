@@ -15,6 +15,7 @@ type qbuilder struct {
 	ctx   Context
 	outer *scope
 	hints *hints
+	ctes  *cteScope
 }
 
 // resultSet plans a SELECT or a set operation.

@@ -17,8 +17,14 @@ func buildSelect(ctx Context, st *ast.SelectStmt) (Plan, error) {
 // selectStmt plans one SELECT: FROM and WHERE (wherePlan), FOR UPDATE,
 // aggregation and HAVING, the field list, DISTINCT, ORDER BY and LIMIT.
 func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
-	if st.Kind != ast.SelectStmtKindSelect || st.With != nil || len(st.WindowSpecs) > 0 || st.SelectIntoOpt != nil {
+	if st.Kind != ast.SelectStmtKindSelect || len(st.WindowSpecs) > 0 || st.SelectIntoOpt != nil {
 		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this SELECT")
+	}
+	defer func(c *cteScope) { q.ctes = c }(q.ctes)
+	if st.With != nil {
+		if err := q.with(st.With); err != nil {
+			return nil, err
+		}
 	}
 	q.hints = parseHints(st)
 	var p Plan

@@ -12,8 +12,11 @@ import (
 // with the ORDER BY and LIMIT of the whole. Result columns are named by
 // the first query; their types are the aggregate types of each position.
 func (q *qbuilder) setOpr(st *ast.SetOprStmt) (Plan, error) {
+	defer func(c *cteScope) { q.ctes = c }(q.ctes)
 	if st.With != nil {
-		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "WITH")
+		if err := q.with(st.With); err != nil {
+			return nil, err
+		}
 	}
 	var p Plan
 	for i, sel := range st.SelectList.Selects {

@@ -118,7 +118,7 @@ func (q *qbuilder) subqueryValue(n ast.ExprNode, sq *subqueries, s *schema) (exp
 // (at most one row) adding its one column.
 func (q *qbuilder) scalarSubquery(sub *ast.SubqueryExpr, sq *subqueries) (expr.Expression, error) {
 	sc := &scope{cols: sq.cols, parent: q.outer}
-	inner, err := (&qbuilder{ctx: q.ctx, outer: sc}).resultSet(sub.Query)
+	inner, err := q.child(sc).resultSet(sub.Query)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (q *qbuilder) semiJoin(pred subqueryPred, kind JoinKind, cols []OutCol, s *
 		return w, err
 	}
 	sc := &scope{cols: cols, parent: q.outer}
-	inner, err := (&qbuilder{ctx: q.ctx, outer: sc}).resultSet(pred.query)
+	inner, err := q.child(sc).resultSet(pred.query)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +229,7 @@ func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol,
 		return nil, false, nil
 	}
 	sc := &scope{cols: cols, parent: q.outer}
-	iq := &qbuilder{ctx: q.ctx, outer: sc}
+	iq := q.child(sc)
 	ln, err := iq.from(st.From.TableRefs, map[string]bool{})
 	if err != nil {
 		return nil, false, err

@@ -1,0 +1,23 @@
+package sqlerr
+
+// MySQL 8 error numbers missing from the parser's list, with MySQL's
+// messages (registered in tidbMessages' lookup by init).
+const (
+	// ErrCTERecursiveRequiresUnion: a recursive CTE without UNION.
+	ErrCTERecursiveRequiresUnion uint16 = 3573
+	// ErrCTERecursiveForbidsAggregation: aggregation or window functions
+	// in a recursive CTE's recursive part.
+	ErrCTERecursiveForbidsAggregation uint16 = 3575
+	// ErrCTERecursiveRequiresNonRecursiveFirst: the first query block of
+	// a recursive CTE reads the CTE.
+	ErrCTERecursiveRequiresNonRecursiveFirst uint16 = 3576
+	// ErrCTEMaxRecursionDepth: more iterations than cte_max_recursion_depth.
+	ErrCTEMaxRecursionDepth uint16 = 3636
+)
+
+func init() {
+	tidbMessages[ErrCTERecursiveRequiresUnion] = "Recursive Common Table Expression '%s' should contain a UNION"
+	tidbMessages[ErrCTERecursiveForbidsAggregation] = "Recursive Common Table Expression '%s' can contain neither aggregation nor window functions in recursive query block"
+	tidbMessages[ErrCTERecursiveRequiresNonRecursiveFirst] = "Recursive Common Table Expression '%s' should have one or more non-recursive query blocks followed by one or more recursive ones"
+	tidbMessages[ErrCTEMaxRecursionDepth] = "Recursive query aborted after %d iterations. Try increasing @@cte_max_recursion_depth to a larger value."
+}
