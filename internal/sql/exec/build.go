@@ -97,6 +97,9 @@ func Build(ectx *Context, p planner.Plan) (Executor, error) {
 	case *planner.CTEWork:
 		b, _ := mk(nil)
 		return &cteRead{base: b, def: x.Def, work: true}, nil
+	case *planner.Window:
+		b, err := mk(x.Child)
+		return &window{base: b, p: x}, err
 	case *planner.Dual:
 		b, _ := mk(nil)
 		return &dual{base: b, rows: x.Rows}, nil

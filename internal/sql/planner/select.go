@@ -17,7 +17,7 @@ func buildSelect(ctx Context, st *ast.SelectStmt) (Plan, error) {
 // selectStmt plans one SELECT: FROM and WHERE (wherePlan), FOR UPDATE,
 // aggregation and HAVING, the field list, DISTINCT, ORDER BY and LIMIT.
 func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
-	if st.Kind != ast.SelectStmtKindSelect || len(st.WindowSpecs) > 0 || st.SelectIntoOpt != nil {
+	if st.Kind != ast.SelectStmtKindSelect || st.SelectIntoOpt != nil {
 		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this SELECT")
 	}
 	defer func(c *cteScope) { q.ctes = c }(q.ctes)
@@ -111,6 +111,24 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 	} else {
 		if st.Having != nil {
 			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "HAVING without aggregation")
+		}
+		res = &schema{cols: p.Schema()}
+	}
+	if wins := collectWindows(st); len(wins) > 0 {
+		wp, wres, err := q.buildWindows(p, res, wins, st.WindowSpecs)
+		if err != nil {
+			return nil, err
+		}
+		p = wp
+		prev := extra
+		extra = func(n ast.ExprNode) (expr.Expression, bool, error) {
+			if e, ok, err := wres(n); ok || err != nil {
+				return e, ok, err
+			}
+			if prev != nil {
+				return prev(n)
+			}
+			return nil, false, nil
 		}
 		res = &schema{cols: p.Schema()}
 	}
