@@ -156,7 +156,7 @@ func (e *indexJoin) lookUp(ctx context.Context) error {
 		for i, t := range tuples {
 			ranges[i] = planner.IndexRange{Eq: t}
 		}
-		read = &planner.IndexLookUp{TableSource: src, Index: e.inner.Index, Ranges: ranges}
+		read = &planner.IndexLookUp{TableSource: src, Index: e.inner.Index, Ranges: ranges, IndexOnly: e.inner.IndexOnly}
 	}
 	if len(e.inner.Conds) > 0 {
 		read = &planner.Selection{Child: read, Conds: e.inner.Conds}

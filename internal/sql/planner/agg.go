@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -52,12 +53,16 @@ func collectAggs(st *ast.SelectStmt) []*ast.AggregateFuncExpr {
 }
 
 // buildAgg plans the aggregation of p's rows.
-func buildAgg(ctx Context, p Plan, gb *ast.GroupByClause, aggs []*ast.AggregateFuncExpr) (*Agg, error) {
+func buildAgg(ctx Context, p Plan, gb *ast.GroupByClause, aggs []*ast.AggregateFuncExpr, fields []*ast.SelectField) (*Agg, error) {
 	in := p.Schema()
 	agg := &Agg{Child: p, Stream: gb == nil}
 	if gb != nil {
 		for _, item := range gb.Items {
-			e, err := buildExpr(ctx, item.Expr, in, "group statement")
+			node, err := groupTarget(item.Expr, in, fields)
+			if err != nil {
+				return nil, err
+			}
+			e, err := buildExpr(ctx, node, in, "group statement")
 			if err != nil {
 				return nil, err
 			}
@@ -74,6 +79,44 @@ func buildAgg(ctx Context, p Plan, gb *ast.GroupByClause, aggs []*ast.AggregateF
 		agg.cols = append(agg.cols, OutCol{Name: f.String(), Ft: f.Ft, Hidden: true})
 	}
 	return agg, nil
+}
+
+// groupTarget resolves a GROUP BY item as MySQL does: a position names a
+// field of the select list; an unqualified name that is not a column of
+// the FROM clause names a field's alias. Grouping on an aggregate is 1056.
+func groupTarget(e ast.ExprNode, in []OutCol, fields []*ast.SelectField) (ast.ExprNode, error) {
+	var f *ast.SelectField
+	switch x := e.(type) {
+	case *ast.PositionExpr:
+		if x.N < 1 || x.N > len(fields) || fields[x.N-1].WildCard != nil {
+			return nil, sqlerr.New(sqlerr.ErrBadField, strconv.Itoa(x.N), "group statement")
+		}
+		f = fields[x.N-1]
+	case *ast.ColumnNameExpr:
+		if x.Name.Table.O != "" {
+			return e, nil
+		}
+		if _, _, err := (&schema{cols: in}).Resolve("", "", x.Name.Name.O); err == nil {
+			return e, nil
+		}
+		for _, fl := range fields {
+			if fl.WildCard == nil && strings.EqualFold(fl.AsName.O, x.Name.Name.O) {
+				f = fl
+				break
+			}
+		}
+		if f == nil {
+			return e, nil
+		}
+	default:
+		return e, nil
+	}
+	c := &aggCollector{}
+	f.Expr.Accept(c)
+	if len(c.aggs) > 0 {
+		return nil, sqlerr.New(mysql.ErrWrongGroupField, fieldName(f))
+	}
+	return f.Expr, nil
 }
 
 // aggAliases maps the parser's aggregate names to ours.

@@ -92,7 +92,7 @@ func (s *cteScope) lookup(name string) *cteEntry {
 // child returns a builder for a nested query (a subquery, a derived
 // table) with outer as its enclosing scope, seeing the same CTEs.
 func (q *qbuilder) child(outer *scope) *qbuilder {
-	return &qbuilder{ctx: q.ctx, outer: outer, ctes: q.ctes}
+	return &qbuilder{ctx: q.ctx, outer: outer, ctes: q.ctes, hints: q.hints}
 }
 
 // with plans a WITH clause: each CTE in order (later ones may read

@@ -59,7 +59,15 @@ func indexJoinFor(j *Join, n *lnode, conds []expr.Expression, force bool, outerE
 		}
 	}
 	if best != nil {
-		setIndexJoin(j, &IndexJoinInner{Source: *n.table, Index: best, KeyPos: bestKeys, Conds: conds})
+		in := &IndexJoinInner{Source: *n.table, Index: best, KeyPos: bestKeys, Conds: conds}
+		if j.Kind.IsSemi() {
+			// Only the keys and the conditions read the right rows: the
+			// index entries may be enough.
+			ncols := len(n.table.Schema())
+			needed := usedBy(ncols, nil, append(append([]expr.Expression(nil), j.EqRight...), conds...)...)
+			in.IndexOnly = covers(&IndexLookUp{TableSource: *n.table, Index: best}, needed)
+		}
+		setIndexJoin(j, in)
 	}
 }
 
@@ -81,6 +89,9 @@ func (p *IndexJoinRead) explainInfo() (name, obj, info string) {
 	name = "Batch_Point_Get"
 	if p.Inner.Index != nil {
 		name = "IndexLookUp"
+		if p.Inner.IndexOnly {
+			name = "IndexRangeScan"
+		}
 		obj += ", index:" + p.Inner.Index.Name + "(" + idxCols(p.Inner.Index.Columns) + ")"
 	}
 	info = "decided by [" + exprList(p.Keys) + "]"

@@ -87,6 +87,9 @@ type IndexJoinInner struct {
 	Index  *catalog.IndexInfo
 	KeyPos []int
 	Conds  []expr.Expression
+	// IndexOnly: the keys and conditions read only indexed columns, so
+	// the rows are not fetched (semi joins).
+	IndexOnly bool
 }
 
 // Schema implements Plan.

@@ -90,7 +90,7 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 	var res *schema // what the field list, HAVING and ORDER BY resolve against
 	var extra func(ast.ExprNode) (expr.Expression, bool, error)
 	if len(aggs) > 0 || st.GroupBy != nil {
-		agg, err := buildAgg(q.ctx, p, st.GroupBy, aggs)
+		agg, err := buildAgg(q.ctx, p, st.GroupBy, aggs, st.Fields.Fields)
 		if err != nil {
 			return nil, err
 		}
