@@ -42,6 +42,8 @@
 //	tables.go, records.go     row and index encoding, DML writes
 //	autoid.go                 Allocator
 //	show.go                   SHOW CREATE TABLE, DESCRIBE, SHOW INDEX
+//	view.go, view_show.go     views: a TableInfo with a ViewInfo (no rows, no key range),
+//	                          CREATE / ALTER / DROP VIEW, SHOW CREATE VIEW
 //	generated.go, check.go, fk.go, fk_lookup.go   generated columns, CHECK constraints, foreign keys
 //	exprtext.go               their expressions printed (and stored) as MySQL 8 prints them
 //	ddl_constraint.go, show_constraint.go, errors_constraint.go   their DDL, SHOW text, errors
