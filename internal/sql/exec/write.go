@@ -43,13 +43,26 @@ func castValue(ectx *Context, c *catalog.ColumnInfo, v types.Datum, rowNum int) 
 	case errors.Is(err, types.ErrTruncated):
 		serr = sqlerr.New(mysql.WarnDataTruncated, c.Name, rowNum)
 	default:
-		serr = sqlerr.New(sqlerr.ErrTruncatedWrongValueForField, types.TypeName(c.FieldType.Tp), v.String(), c.Name, rowNum)
+		serr = sqlerr.New(sqlerr.ErrTruncatedWrongValueForField, valueTypeName(&c.FieldType), v.String(), c.Name, rowNum)
 	}
 	if ectx.Strict {
 		return out, serr
 	}
 	ectx.Eval.AppendWarning(serr)
 	return out, nil
+}
+
+// valueTypeName names a column type in MySQL's "Incorrect <type> value"
+// (1366, 1292): integer for every integer width, double for FLOAT and
+// DOUBLE, the type's name otherwise.
+func valueTypeName(ft *types.FieldType) string {
+	switch ft.Tp {
+	case mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24, mysql.TypeLong, mysql.TypeLonglong:
+		return "integer"
+	case mysql.TypeFloat, mysql.TypeDouble:
+		return "double"
+	}
+	return types.TypeName(ft.Tp)
 }
 
 // exists reports whether key has a value in the transaction's view and

@@ -98,7 +98,16 @@ func (b *builder) build(node ast.ExprNode) (Expression, error) {
 		if ft.EvalType() != types.ETString {
 			a = numArg(a)
 		}
-		return b.newFunc(FnCast, []Expression{a}, ft, &castFunc{ft: ft}), nil
+		f := &castFunc{ft: ft, limit: ft.Flen}
+		if ft.EvalType() == types.ETString && n.Tp.GetFlen() == types.UnspecifiedLength {
+			// CAST(x AS CHAR) without a length keeps all of x.
+			f.limit = -1
+			ft.Flen = max(a.Type().Flen, 1)
+			if ft.Tp == mysql.TypeJSON {
+				ft.Flen = types.NewFieldType(mysql.TypeJSON).Flen
+			}
+		}
+		return b.newFunc(FnCast, []Expression{a}, ft, f), nil
 	case *ast.VariableExpr:
 		return b.variable(n)
 	case *ast.SetCollationExpr:

@@ -16,7 +16,11 @@ import (
 // 18446744073709551615) and read strings by their integer prefix with a
 // warning; DECIMAL(m,d) clamps with warning 1264; CHAR(n) cuts with a
 // warning; DATE/DATETIME of a non-date is NULL with warning 1292.
-type castFunc struct{ ft *types.FieldType }
+type castFunc struct {
+	ft *types.FieldType
+	// limit is CHAR(n)/BINARY(n)'s n, -1 without a length.
+	limit int
+}
 
 func (f *castFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	d, err := args[0].Eval(ctx, row)
@@ -59,12 +63,15 @@ func (f *castFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (type
 		return convertTo(ctx, d, ft)
 	}
 	b := toBytes(&d)
-	if ft.Flen >= 0 {
-		n := ft.Flen
+	if f.limit >= 0 {
+		n := f.limit
 		if ft.IsBinaryString() {
 			if len(b) > n {
 				ctx.AppendWarning(sqlerr.New(sqlerr.ErrTruncatedWrongValue, fmt.Sprintf("BINARY(%d)", n), string(b)))
 				b = b[:n]
+			} else if len(b) < n {
+				// BINARY(n) pads with 0x00 to n bytes.
+				b = append(append(make([]byte, 0, n), b...), make([]byte, n-len(b))...)
 			}
 		} else if utf8.RuneCount(b) > n {
 			ctx.AppendWarning(sqlerr.New(sqlerr.ErrTruncatedWrongValue, fmt.Sprintf("CHAR(%d)", n), string(b)))
