@@ -125,7 +125,8 @@ func buildAssignments(ctx Context, src TableSource, list []*ast.Assignment, sch 
 
 // buildDMLRead plans the rows an UPDATE or DELETE changes.
 func buildDMLRead(ctx Context, src TableSource, where ast.ExprNode, ob *ast.OrderByClause, lim *ast.Limit) (Plan, error) {
-	p, err := buildRead(ctx, src, where)
+	q := &qbuilder{ctx: ctx}
+	p, err := q.fromWhere(&lnode{table: &src, cols: src.Schema()}, where)
 	if err != nil {
 		return nil, err
 	}

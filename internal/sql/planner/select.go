@@ -30,15 +30,9 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 	var p Plan
 	var tables []lockTarget
 	if st.From == nil {
-		p = &Dual{Rows: 1}
-		if st.Where != nil {
-			sq := q.newSubqueries(nil)
-			c, err := q.buildExpr(st.Where, nil, "where clause", sq, nil)
-			if err != nil {
-				return nil, err
-			}
-			p = &Selection{Child: sq.apply(p), Conds: splitAnd(c, nil)}
-			p = trimTo(p, 0)
+		var err error
+		if p, err = q.fromWhere(&lnode{plan: &Dual{Rows: 1}}, st.Where); err != nil {
+			return nil, err
 		}
 	} else {
 		ln, err := q.from(st.From.TableRefs, map[string]bool{})
@@ -46,36 +40,8 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 			return nil, err
 		}
 		tables = ln.lockTargets()
-		sq := q.newSubqueries(ln.cols)
-		var conds []expr.Expression
-		var semis []func(Plan) Plan
-		if st.Where != nil {
-			s := q.schemaFor(ln.cols, "where clause", sq, nil)
-			for _, c := range splitAndAST(st.Where, nil) {
-				if pred, ok := asSubqueryPred(c); ok {
-					kind := SemiJoin
-					if pred.neg {
-						kind = AntiSemiJoin
-					}
-					w, err := q.semiJoin(pred, kind, ln.cols, s)
-					if err != nil {
-						return nil, err
-					}
-					semis = append(semis, w)
-					continue
-				}
-				e, err := expr.Build(q.ctx, c, s)
-				if err != nil {
-					return nil, err
-				}
-				conds = append(conds, splitAnd(e, nil)...)
-			}
-		}
-		if p, err = q.wherePlan(ln, conds, sq); err != nil {
+		if p, err = q.fromWhere(ln, st.Where); err != nil {
 			return nil, err
-		}
-		for _, w := range semis {
-			p = w(p)
 		}
 	}
 	if st.LockInfo != nil && st.LockInfo.LockType != ast.SelectLockNone {
@@ -155,6 +121,46 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 	}
 	p = trimHidden(p, nVisible)
 	markCovering(p, nil)
+	return p, nil
+}
+
+// fromWhere plans the FROM items ln filtered by where: conjuncts that
+// are EXISTS / IN / ANY / ALL subqueries become semi joins; the others
+// are built (their subqueries as Apply or joins) and pushed down where
+// they can go (wherePlan).
+func (q *qbuilder) fromWhere(ln *lnode, where ast.ExprNode) (Plan, error) {
+	sq := q.newSubqueries(ln.cols)
+	var conds []expr.Expression
+	var semis []func(Plan) Plan
+	if where != nil {
+		s := q.schemaFor(ln.cols, "where clause", sq, nil)
+		for _, c := range splitAndAST(where, nil) {
+			if pred, ok := asSubqueryPred(c); ok {
+				kind := SemiJoin
+				if pred.neg {
+					kind = AntiSemiJoin
+				}
+				w, err := q.semiJoin(pred, kind, ln.cols, s)
+				if err != nil {
+					return nil, err
+				}
+				semis = append(semis, w)
+				continue
+			}
+			e, err := expr.Build(q.ctx, c, s)
+			if err != nil {
+				return nil, err
+			}
+			conds = append(conds, splitAnd(e, nil)...)
+		}
+	}
+	p, err := q.wherePlan(ln, conds, sq)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range semis {
+		p = w(p)
+	}
 	return p, nil
 }
 
