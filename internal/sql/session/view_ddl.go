@@ -103,12 +103,7 @@ func (s *Session) execCreateView(ctx context.Context, st *ast.CreateViewStmt, al
 	if err != nil {
 		return nil, err
 	}
-	var cols []planner.OutCol
-	for _, c := range p.Schema() {
-		if !c.Hidden {
-			cols = append(cols, c)
-		}
-	}
+	cols := visibleCols(p.Schema())
 	v := &catalog.ViewInfo{
 		Algorithm: (&st.Algorithm).String(),
 		Security:  (&st.Security).String(),
@@ -149,7 +144,14 @@ func (s *Session) execCreateView(ctx context.Context, st *ast.CreateViewStmt, al
 		}
 		seen[strings.ToLower(n)] = true
 	}
-	if v.Select, v.Definition, err = viewTexts(st.Select, cols, db, s.db); err != nil {
+	planBranch := func(sel *ast.SelectStmt) ([]planner.OutCol, error) {
+		p, err := planner.Build(s.newQueryCtx(nil), sel)
+		if err != nil {
+			return nil, err
+		}
+		return visibleCols(p.Schema()), nil
+	}
+	if v.Select, v.Definition, err = viewTexts(st.Select, cols, db, s.db, planBranch); err != nil {
 		return nil, err
 	}
 	for i, c := range cols {
@@ -160,6 +162,17 @@ func (s *Session) execCreateView(ctx context.Context, st *ast.CreateViewStmt, al
 		return nil, err
 	}
 	return &okResult{}, nil
+}
+
+// visibleCols drops the hidden columns of a plan's schema.
+func visibleCols(schema []planner.OutCol) []planner.OutCol {
+	var out []planner.OutCol
+	for _, c := range schema {
+		if !c.Hidden {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // keepViewParts gives v the characteristics ALTER VIEW left out from

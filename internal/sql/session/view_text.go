@@ -1,6 +1,7 @@
 package session
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -20,7 +21,7 @@ import (
 // viewFieldsMarker stands for the select list while the rest of a SELECT
 // is restored, so that the list can be written as MySQL does ("AS"
 // upper-case) around the parser's lower-case keywords.
-const viewFieldsMarker = "__strata_view_fields__"
+const viewFieldsMarker = "__strata_view_fields_"
 
 const viewRestoreFlags = format.RestoreStringSingleQuotes | format.RestoreKeyWordLowercase |
 	format.RestoreNameBackQuotes | format.RestoreStringWithoutCharset
@@ -28,17 +29,33 @@ const viewRestoreFlags = format.RestoreStringSingleQuotes | format.RestoreKeyWor
 // viewTexts rewrites sel (already planned: cols are its visible output
 // columns) and returns its text for the view's database viewDB, and its
 // fully qualified text. Unqualified table names in sel are those of
-// curDB, the database current at definition.
-func viewTexts(sel ast.StmtNode, cols []planner.OutCol, viewDB, curDB string) (compact, qualified string, err error) {
+// curDB, the database current at definition. The branches of a set
+// operation are named each by its own columns, which plan gives.
+func viewTexts(sel ast.StmtNode, cols []planner.OutCol, viewDB, curDB string,
+	plan func(*ast.SelectStmt) ([]planner.OutCol, error)) (compact, qualified string, err error) {
+	var branches []*ast.SelectStmt
+	var generated []generatedRef
+	switch st := sel.(type) {
+	case *ast.SelectStmt:
+		branches = []*ast.SelectStmt{st}
+		generated = nameFields(st, cols)
+	case *ast.SetOprStmt:
+		if st.SelectList != nil {
+			branches = setOprBranches(st.SelectList, nil)
+		}
+		for _, b := range branches {
+			bcols, err := plan(b)
+			if err != nil {
+				return "", "", err
+			}
+			generated = append(generated, nameFields(b, bcols)...)
+		}
+	}
 	tables := tablesIn(sel)
 	for _, tn := range tables {
 		if tn.Schema.O == "" {
 			tn.Schema = ast.NewCIStr(curDB)
 		}
-	}
-	var generated []generatedRef
-	if st, ok := sel.(*ast.SelectStmt); ok {
-		generated = nameFields(st, cols)
 	}
 	aliases := fromAliases(sel)
 	restore := func(qualify bool) (string, error) {
@@ -55,7 +72,7 @@ func viewTexts(sel ast.StmtNode, cols []planner.OutCol, viewDB, curDB string) (c
 				g.ref.Schema = ast.NewCIStr(g.db)
 			}
 		}
-		return restoreView(sel)
+		return restoreView(sel, branches)
 	}
 	if compact, err = restore(false); err != nil {
 		return "", "", err
@@ -161,14 +178,60 @@ func (c *aliasCollector) Enter(n ast.Node) (ast.Node, bool) {
 
 func (c *aliasCollector) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
-// restoreView prints sel; a SELECT's list as "expr AS `name`,...".
-func restoreView(sel ast.StmtNode) (string, error) {
-	st, ok := sel.(*ast.SelectStmt)
-	if !ok || st.Fields == nil {
-		return restoreNode(sel)
+// setOprBranches appends the SELECTs of a set operation's list, nested
+// lists included, to out.
+func setOprBranches(l *ast.SetOprSelectList, out []*ast.SelectStmt) []*ast.SelectStmt {
+	for _, n := range l.Selects {
+		switch x := n.(type) {
+		case *ast.SelectStmt:
+			out = append(out, x)
+		case *ast.SetOprSelectList:
+			out = setOprBranches(x, out)
+		}
 	}
+	return out
+}
+
+// restoreView prints sel, the select lists of branches (sel itself, or
+// the SELECTs of a set operation) as "expr AS `name`,...".
+func restoreView(sel ast.StmtNode, branches []*ast.SelectStmt) (string, error) {
+	lists := make([]string, len(branches))
+	saved := make([][]*ast.SelectField, len(branches))
+	defer func() {
+		for i, b := range branches {
+			if saved[i] != nil {
+				b.Fields.Fields = saved[i]
+			}
+		}
+	}()
+	for i, b := range branches {
+		if b.Fields == nil {
+			continue
+		}
+		list, err := restoreFields(b.Fields.Fields)
+		if err != nil {
+			return "", err
+		}
+		lists[i], saved[i] = list, b.Fields.Fields
+		marker := &ast.ColumnName{Name: ast.NewCIStr(viewFieldsMarker + strconv.Itoa(i))}
+		b.Fields.Fields = []*ast.SelectField{{Expr: &ast.ColumnNameExpr{Name: marker}}}
+	}
+	text, err := restoreNode(sel)
+	if err != nil {
+		return "", err
+	}
+	for i := range branches {
+		if saved[i] != nil {
+			text = strings.Replace(text, quoteName(viewFieldsMarker+strconv.Itoa(i)), lists[i], 1)
+		}
+	}
+	return text, nil
+}
+
+// restoreFields prints a select list as MySQL does: "expr AS `name`,...".
+func restoreFields(fields []*ast.SelectField) (string, error) {
 	var list strings.Builder
-	for i, f := range st.Fields.Fields {
+	for i, f := range fields {
 		if i > 0 {
 			list.WriteString(",")
 		}
@@ -189,14 +252,7 @@ func restoreView(sel ast.StmtNode) (string, error) {
 			list.WriteString(" AS " + quoteName(f.AsName.O))
 		}
 	}
-	saved := st.Fields.Fields
-	st.Fields.Fields = []*ast.SelectField{{Expr: &ast.ColumnNameExpr{Name: &ast.ColumnName{Name: ast.NewCIStr(viewFieldsMarker)}}}}
-	text, err := restoreNode(st)
-	st.Fields.Fields = saved
-	if err != nil {
-		return "", err
-	}
-	return strings.Replace(text, quoteName(viewFieldsMarker), list.String(), 1), nil
+	return list.String(), nil
 }
 
 func restoreNode(n ast.Node) (string, error) {
