@@ -1,6 +1,7 @@
 package types
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -256,7 +257,14 @@ func datumToDuration(d *Datum, fsp int8) (Duration, error) {
 			time.Duration(t.Second)*time.Second + time.Duration(t.Microsecond)*time.Microsecond
 		return Duration{D: v, Fsp: fsp}.RoundFsp(fsp), nil
 	case KindString, KindBytes:
-		return ParseDuration(string(d.b), fsp)
+		v, err := ParseDuration(string(d.b), fsp)
+		if err != nil && errors.Is(err, ErrWrongTimeValue) {
+			// A date and time reads as its time of day, as MySQL does.
+			if t, terr := ParseTime(string(d.b), mysql.TypeDatetime, fsp); terr == nil && t.Month != 0 {
+				return datumToDuration(&Datum{k: KindTime, i: int64(t.Pack()), tp: mysql.TypeDatetime, fsp: fsp}, fsp)
+			}
+		}
+		return v, err
 	case KindInt64:
 		return ParseDuration(strconv.FormatInt(d.i, 10), fsp)
 	case KindUint64:

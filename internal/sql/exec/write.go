@@ -42,6 +42,10 @@ func castValue(ectx *Context, c *catalog.ColumnInfo, v types.Datum, rowNum int) 
 		serr = sqlerr.New(sqlerr.ErrDataTooLong, c.Name, rowNum)
 	case errors.Is(err, types.ErrTruncated):
 		serr = sqlerr.New(mysql.WarnDataTruncated, c.Name, rowNum)
+	case errors.Is(err, types.ErrWrongTimeValue):
+		// MySQL's 1292 with the text of 1366.
+		serr = sqlerr.Newf(mysql.ErrTruncatedWrongValue, "Incorrect %s value: '%s' for column '%s' at row %d",
+			types.TypeName(c.FieldType.Tp), v.String(), c.Name, rowNum)
 	default:
 		serr = sqlerr.New(sqlerr.ErrTruncatedWrongValueForField, valueTypeName(&c.FieldType), v.String(), c.Name, rowNum)
 	}
