@@ -8,6 +8,7 @@
 //	integers, unsigned, DOUBLE, DATE/DATETIME/TIMESTAMP (packed), TIME (ns)   8 bytes each, little endian
 //	FLOAT                                                                  4 bytes each
 //	CHAR/VARCHAR/TEXT/BINARY/BLOB                                          data + offsets (offsets[i]..offsets[i+1])
+//	ENUM/SET (their names), JSON (binary form, types.EncodeJSON)            data + offsets; BIT is an unsigned integer
 //	DECIMAL                                                                a []types.Decimal
 //
 // plus a null bitmap (bit i set = row i is NULL; NULL rows still take a

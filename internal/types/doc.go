@@ -17,6 +17,10 @@
 //	time.go, duration.go       DATE/DATETIME/TIMESTAMP and TIME: parse, format, pack
 //	strconv.go                 string → number with MySQL's truncation rules; float printing
 //	convert.go                 ConvertDatum: a value to a column type, as INSERT does
+//	enumset.go                 ENUM (index + name), SET (bitmask + names), BIT(n), YEAR conversions
+//	json*.go                   JSON: value tree, text parser/printer (MySQL's format and
+//	                           errors), binary form (EncodeJSON/DecodeJSON, what columns
+//	                           store), comparison, paths, JSON_SET/REMOVE/CONTAINS/MERGE
 //	errors.go                  sentinel errors the SQL layer maps to MySQL codes
 //
 // Invariants:

@@ -75,6 +75,7 @@
 //	arith.go, compare.go, logic.go, like.go, control.go,
 //	strfuncs*.go, mathfuncs*.go, timefuncs*.go, regexp*.go, cast.go, infofuncs.go,
 //	format.go, dateformat.go, strtodate.go   the builtins
+//	jsonfuncs.go                JSON_* functions, ->, ->> (JSON values are KindJSON datums)
 //	funcreg.go                  the function table (name, argument counts, builder) newer builtins register in
 //	interval.go, timeunit.go    INTERVAL values (compound units), DATE_ADD, EXTRACT, TIMESTAMPDIFF
 //	calendar.go, clock.go       MySQL's day numbers and week modes; reading values as TIMEs
