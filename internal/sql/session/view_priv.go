@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -41,14 +42,51 @@ func (s *Session) checkViewUse(ctx context.Context, stmt ast.StmtNode) error {
 	if !is.HasViews() {
 		return nil
 	}
-	var p *parser.Parser
-	return s.checkViewsIn(ctx, is, &p, tablesIn(stmt), s.db, nil, 0)
+	return s.checkViewsIn(ctx, is, tablesIn(stmt), s.db, nil, 0)
+}
+
+// viewKey names one version of a view.
+type viewKey struct{ id, version int64 }
+
+// viewTables caches the tables each view version's query names (read
+// only once built), so that statements over views do not parse the
+// views' queries each time. It is dropped whole when it grows past
+// maxCachedViews (old versions are never looked up again).
+var (
+	viewTablesMu sync.Mutex
+	viewTables   = map[viewKey][]*ast.TableName{}
+)
+
+const maxCachedViews = 4096
+
+// tablesOfView returns the tables view t's query names; ok is false when
+// the query does not parse (the planner reports it).
+func tablesOfView(t *catalog.TableInfo) (names []*ast.TableName, ok bool) {
+	k := viewKey{t.ID, t.Version}
+	viewTablesMu.Lock()
+	names, ok = viewTables[k]
+	viewTablesMu.Unlock()
+	if ok {
+		return names, true
+	}
+	stmt, err := parser.New().ParseOneStmt(t.View.Select, "", "")
+	if err != nil {
+		return nil, false
+	}
+	names = tablesIn(stmt)
+	viewTablesMu.Lock()
+	if len(viewTables) >= maxCachedViews {
+		viewTables = map[viewKey][]*ast.TableName{}
+	}
+	viewTables[k] = names
+	viewTablesMu.Unlock()
+	return names, true
 }
 
 // checkViewsIn checks the views among names (unqualified ones are in
 // curDB). invoker is the account the enclosing view reads with, nil at
 // the statement's level (the session's, looked up when needed).
-func (s *Session) checkViewsIn(ctx context.Context, is *catalog.InfoSchema, p **parser.Parser, names []*ast.TableName,
+func (s *Session) checkViewsIn(ctx context.Context, is *catalog.InfoSchema, names []*ast.TableName,
 	curDB string, invoker *privilege.Account, depth int) error {
 	if depth > maxViewCheckDepth {
 		return nil
@@ -71,14 +109,10 @@ func (s *Session) checkViewsIn(ctx context.Context, is *catalog.InfoSchema, p **
 		} else if reader == nil {
 			reader = s.account(ctx)
 		}
-		if *p == nil {
-			*p = parser.New()
-		}
-		stmt, err := (*p).ParseOneStmt(t.View.Select, "", "")
-		if err != nil {
+		inner, ok := tablesOfView(t)
+		if !ok {
 			continue // the planner reports it
 		}
-		inner := tablesIn(stmt)
 		if !reader.Global.Has(privilege.GlobalPrivs) {
 			for _, in := range inner {
 				idb := in.Schema.O
@@ -90,7 +124,7 @@ func (s *Session) checkViewsIn(ctx context.Context, is *catalog.InfoSchema, p **
 				}
 			}
 		}
-		if err := s.checkViewsIn(ctx, is, p, inner, db, reader, depth+1); err != nil {
+		if err := s.checkViewsIn(ctx, is, inner, db, reader, depth+1); err != nil {
 			return err
 		}
 	}
