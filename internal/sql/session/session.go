@@ -119,6 +119,9 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 	// DESCRIBE t parses as EXPLAIN of SHOW COLUMNS.
 	if ex, ok := stmt.(*ast.ExplainStmt); ok {
 		if show, ok := ex.Stmt.(*ast.ShowStmt); ok {
+			if r, ok, err := s.execShowView(ctx, show); ok {
+				return r, err
+			}
 			return s.execShow(ctx, show)
 		}
 	}
