@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/strata-db/strata/internal/sql/planner"
@@ -44,7 +45,9 @@ func (s *Session) execPrepareText(ctx context.Context, st *ast.PrepareStmt) (ser
 	}
 	// Parse errors worded as for a query (s.prepare words them for
 	// COM_STMT_PREPARE); more than one statement is 1064, as in MySQL.
-	stmts, _, err := s.p.ParseSQL(text)
+	// Not with s.p: the statements of the text being run live in its
+	// result.
+	stmts, _, err := parser.New().ParseSQL(text)
 	if err != nil {
 		return nil, syntaxError(parseErrText(err))
 	}
