@@ -17,6 +17,7 @@ type collator struct {
 	binary   bool // "binary": byte-wise
 	ci       bool // case (and accent) insensitive
 	padSpace bool // trailing spaces do not count
+	uca      bool // *_0900_*: ASCII ordered as in UCA 9.0 (see weight)
 	coll     string
 }
 
@@ -40,7 +41,8 @@ func getCollator(name string) collator {
 	case n == "binary":
 		return collator{binary: true, coll: n}
 	case strings.HasSuffix(n, "_ci"):
-		return collator{ci: true, padSpace: !strings.Contains(n, "_0900_"), coll: n}
+		uca := strings.Contains(n, "_0900_")
+		return collator{ci: true, padSpace: !uca, uca: uca, coll: n}
 	}
 	return collator{padSpace: true, coll: n}
 }
@@ -59,7 +61,7 @@ func (c collator) compare(a, b []byte) int {
 	for len(a) > 0 && len(b) > 0 {
 		ra, na := decodeRune(a)
 		rb, nb := decodeRune(b)
-		fa, fb := foldRune(ra), foldRune(rb)
+		fa, fb := c.weight(ra), c.weight(rb)
 		if fa != fb {
 			if fa < fb {
 				return -1
