@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/pingcap/tidb/pkg/parser/mysql"
-	"github.com/strata-db/strata/internal/codec"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/planner"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
@@ -87,7 +86,7 @@ type concatRow struct {
 func (s *aggState) addConcat(f *planner.AggFunc, args []types.Datum) error {
 	nvals := len(f.ValueArgs())
 	if f.Distinct {
-		s.keyBuf = codec.EncodeKey(s.keyBuf[:0], args[:nvals]...)
+		s.keyBuf = expr.AppendGroupKey(s.keyBuf[:0], s.argOrders(f), args[:nvals])
 		if s.seen == nil {
 			s.seen = make(map[string]struct{})
 		}
@@ -131,9 +130,10 @@ func (s *aggState) concatResult(ctx expr.EvalContext, f *planner.AggFunc) types.
 	}
 	rows := s.gc
 	if len(f.OrderDesc) > 0 {
+		ords, nvals := s.argOrders(f), len(f.ValueArgs())
 		slices.SortStableFunc(rows, func(a, b concatRow) int {
 			for i, desc := range f.OrderDesc {
-				c := compareNullsFirst(&a.keys[i], &b.keys[i])
+				c := ords[nvals+i].CompareNullsFirst(&a.keys[i], &b.keys[i])
 				if desc {
 					c = -c
 				}

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"github.com/strata-db/strata/internal/chunk"
-	"github.com/strata-db/strata/internal/codec"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/planner"
 	"github.com/strata-db/strata/internal/types"
@@ -17,9 +16,10 @@ type aggState struct {
 	has    bool
 	seen   map[string]struct{} // DISTINCT
 	keyBuf []byte
-	bits   uint64      // BIT_AND/OR/XOR
-	vr     varianceAcc // STDDEV/VARIANCE
-	gc     []concatRow // GROUP_CONCAT
+	bits   uint64       // BIT_AND/OR/XOR
+	vr     varianceAcc  // STDDEV/VARIANCE
+	gc     []concatRow  // GROUP_CONCAT
+	ords   []expr.Order // the arguments' orders (collations), set at first use
 }
 
 // update folds one row into the state of f.
@@ -40,7 +40,7 @@ func (s *aggState) update(ctx expr.EvalContext, f *planner.AggFunc, row chunk.Ro
 		return s.addConcat(f, args)
 	}
 	if f.Distinct {
-		s.keyBuf = codec.EncodeKey(s.keyBuf[:0], args...)
+		s.keyBuf = expr.AppendGroupKey(s.keyBuf[:0], s.argOrders(f), args)
 		if s.seen == nil {
 			s.seen = make(map[string]struct{})
 		}
@@ -76,7 +76,7 @@ func (s *aggState) update(ctx expr.EvalContext, f *planner.AggFunc, row chunk.Ro
 	case planner.AggMin, planner.AggMax:
 		c := 0
 		if s.has {
-			c = d.Compare(&s.val)
+			c = s.argOrders(f)[0].Compare(&d, &s.val)
 		}
 		if !s.has || (f.Name == planner.AggMin && c < 0) || (f.Name == planner.AggMax && c > 0) {
 			s.val, s.has = d.Clone(), true
@@ -168,4 +168,26 @@ func (g *aggGroup) appendTo(p *planner.Agg, chk *chunk.Chunk) {
 		d := g.states[i].result(g.ctx, f)
 		chk.AppendDatum(len(g.first)+i, &d)
 	}
+}
+
+// argOrders are the orders of f's arguments' types (COUNT(DISTINCT) and
+// GROUP_CONCAT(DISTINCT) compare values by collation).
+// MIN and MAX compare ENUM and SET by name.
+func (s *aggState) argOrders(f *planner.AggFunc) []expr.Order {
+	if s.ords == nil {
+		s.ords = expr.OrdersOf(f.Args)
+		if f.Name == planner.AggMin || f.Name == planner.AggMax {
+			s.ords[0] = expr.MinMaxOrderOf(f.Args[0].Type())
+		}
+	}
+	return s.ords
+}
+
+// byOrders are the orders of ORDER BY items' types.
+func byOrders(by []planner.ByItem) []expr.Order {
+	os := make([]expr.Order, len(by))
+	for i, b := range by {
+		os[i] = expr.OrderOf(b.Expr.Type())
+	}
+	return os
 }

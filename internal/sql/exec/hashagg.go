@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/strata-db/strata/internal/chunk"
-	"github.com/strata-db/strata/internal/codec"
+	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/planner"
 	"github.com/strata-db/strata/internal/types"
 )
@@ -28,6 +28,7 @@ func (e *hashAgg) Open(ctx context.Context) error {
 	cfts := e.child.FieldTypes()
 	var key []byte
 	vals := make([]types.Datum, len(e.p.GroupBy))
+	ords := expr.OrdersOf(e.p.GroupBy) // group by the collation's sort keys
 	for {
 		if err := e.child.Next(ctx, e.buf); err != nil {
 			return err
@@ -45,7 +46,7 @@ func (e *hashAgg) Open(ctx context.Context) error {
 				}
 				vals[k] = d
 			}
-			key = codec.EncodeKey(key[:0], vals...)
+			key = expr.AppendGroupKey(key[:0], ords, vals)
 			g := index[string(key)]
 			if g == nil {
 				g = newAggGroup(e.p, row, cfts)

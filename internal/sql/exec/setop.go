@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/strata-db/strata/internal/chunk"
-	"github.com/strata-db/strata/internal/codec"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/planner"
 	"github.com/strata-db/strata/internal/types"
@@ -26,6 +25,7 @@ type setOp struct {
 	seen   map[string]bool // rows already returned (distinct)
 	key    []byte
 	vals   []types.Datum
+	ords   []expr.Order // result columns' orders: rows equal by collation are one row
 }
 
 func (e *setOp) Open(ctx context.Context) error {
@@ -84,7 +84,13 @@ func (e *setOp) rowKey(row chunk.Row, fts []*types.FieldType) ([]byte, error) {
 	if err := e.convert(row, fts); err != nil {
 		return nil, err
 	}
-	e.key = codec.EncodeKey(e.key[:0], e.vals...)
+	if e.ords == nil {
+		e.ords = make([]expr.Order, len(e.fts))
+		for i, ft := range e.fts {
+			e.ords[i] = expr.OrderOf(ft)
+		}
+	}
+	e.key = expr.AppendGroupKey(e.key[:0], e.ords, e.vals)
 	return e.key, nil
 }
 

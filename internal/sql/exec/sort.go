@@ -65,9 +65,10 @@ func (e *sortExec) Open(ctx context.Context) error {
 			e.rows = append(e.rows, sortRow{row: row, keys: keys})
 		}
 	}
+	ords := byOrders(e.by)
 	slices.SortStableFunc(e.rows, func(a, b sortRow) int {
 		for k, item := range e.by {
-			c := compareNullsFirst(&a.keys[k], &b.keys[k])
+			c := ords[k].CompareNullsFirst(&a.keys[k], &b.keys[k])
 			if item.Desc {
 				c = -c
 			}

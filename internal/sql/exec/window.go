@@ -46,14 +46,14 @@ func (e *window) Open(ctx context.Context) error {
 				if err != nil {
 					return err
 				}
-				wr.part = append(wr.part, d.Clone())
+				wr.part = append(wr.part, expr.OrderOf(x.Type()).Key(d.Clone())) // collation sort key: see sameDatums
 			}
 			for _, b := range e.p.OrderBy {
 				d, err := b.Expr.Eval(e.ectx.Eval, row)
 				if err != nil {
 					return err
 				}
-				wr.order = append(wr.order, d.Clone())
+				wr.order = append(wr.order, expr.OrderOf(b.Expr.Type()).Key(d.Clone()))
 			}
 			e.rows = append(e.rows, wr)
 		}
@@ -76,6 +76,9 @@ func (e *window) Open(ctx context.Context) error {
 	return nil
 }
 
+// sameDatums reports whether two rows' partition (or ORDER BY) values
+// are equal; string values are held as their collation's sort keys, so
+// 'a' and 'A' share a partition under a _ci collation.
 func sameDatums(a, b []types.Datum) bool {
 	for i := range a {
 		if compareNullsFirst(&a[i], &b[i]) != 0 {
