@@ -14,6 +14,7 @@ import (
 	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/sql/server"
 	"github.com/strata-db/strata/internal/sql/session/sysvar"
+	"github.com/strata-db/strata/internal/sql/statistics"
 )
 
 // DomainConfig wires a Domain.
@@ -41,6 +42,7 @@ type Domain struct {
 	globals *sysvar.GlobalStore
 	catalog *catalog.Catalog
 	privs   *privilege.Store
+	stats   *statistics.Handle
 	log     *slog.Logger
 	metrics *metrics
 	// noPlanCache is DomainConfig.DisablePlanCache.
@@ -71,6 +73,7 @@ func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
 		bigStmts:    newByteGate(bigStmtBytes),
 		sessions:    map[uint32]*Session{},
 	}
+	registerStatsVars(d.reg)
 	d.globals = sysvar.NewGlobalStore(d.reg, d.begin)
 	if _, err := d.globals.Refresh(ctx); err != nil {
 		return nil, fmt.Errorf("load global variables: %w", err)
@@ -81,6 +84,10 @@ func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
 	d.catalog = catalog.New(d.begin, catalog.Options{})
 	if _, err := d.catalog.Refresh(ctx); err != nil {
 		return nil, fmt.Errorf("load schema: %w", err)
+	}
+	d.stats = statistics.NewHandle(d.begin, nil)
+	if err := d.stats.Refresh(ctx); err != nil {
+		return nil, fmt.Errorf("load statistics: %w", err)
 	}
 	return d, nil
 }

@@ -43,6 +43,7 @@ func (s *Session) infoSource(ctx context.Context, is *catalog.InfoSchema) *infos
 	}
 	src.Processes = s.processes(acc)
 	src.Charsets, src.Collations = knownCharsets()
+	src.TableRows = s.d.tableRows
 	return src
 }
 

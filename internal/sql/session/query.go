@@ -82,6 +82,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 		if err != nil {
 			return nil, err
 		}
+		s.noteWrite(p, ectx.AffectedRows)
 		return s.writeResult(ectx), nil
 	}
 	err := s.runAutocommitRetry(ctx, func(txn *txnclient.Txn) error {
@@ -115,6 +116,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 	if err != nil {
 		return nil, err
 	}
+	s.noteWrite(p, ectx.AffectedRows)
 	return s.writeResult(ectx), nil
 }
 

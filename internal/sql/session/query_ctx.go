@@ -7,6 +7,7 @@ import (
 
 	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/session/sysvar"
+	"github.com/strata-db/strata/internal/sql/statistics"
 	"github.com/strata-db/strata/internal/types"
 )
 
@@ -80,3 +81,9 @@ func (q *queryCtx) GetUserVar(name string) (types.Datum, bool) {
 	}
 	return types.NewStringDatum(v), true
 }
+
+// Stats implements statistics.Provider: the table's cached statistics
+// (nil: none, pseudo estimates).
+func (q *queryCtx) Stats(tableID int64) *statistics.Table { return q.s.d.stats.Table(tableID) }
+
+var _ statistics.Provider = (*queryCtx)(nil)

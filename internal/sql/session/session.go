@@ -15,6 +15,7 @@ import (
 	"github.com/strata-db/strata/internal/sql/server"
 	"github.com/strata-db/strata/internal/sql/session/sysvar"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/sql/statistics"
 )
 
 // Session is one connection's SQL state. It implements server.Session.
@@ -37,6 +38,9 @@ type Session struct {
 	named map[string]uint32
 	// proc is what SHOW PROCESSLIST shows of this session.
 	proc procInfo
+	// txnStats are the statistics' row counts of the explicit
+	// transaction's writes, handed over at COMMIT (stats_writes.go).
+	txnStats map[int64]statistics.Delta
 }
 
 var _ server.Session = (*Session)(nil)
@@ -146,6 +150,9 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 		if st.Tp == ast.ShowGrants {
 			return s.execShowGrants(ctx, st)
 		}
+		if r, ok, err := s.execShowStats(ctx, st); ok {
+			return r, err
+		}
 		return s.execShow(ctx, st)
 	case *ast.KillStmt:
 		return s.execKill(st)
@@ -159,6 +166,8 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 		return s.execExecuteText(ctx, st)
 	case *ast.DeallocateStmt:
 		return s.execDeallocate(st)
+	case *ast.AnalyzeTableStmt:
+		return s.execAnalyze(ctx, st)
 	case *ast.CreateUserStmt, *ast.AlterUserStmt, *ast.DropUserStmt, *ast.GrantStmt, *ast.RevokeStmt,
 		*ast.SetPwdStmt, *ast.FlushStmt:
 		return s.execPrivStmt(ctx, st)
@@ -255,6 +264,7 @@ func (s *Session) Close() {
 	if s.txn != nil {
 		_ = s.txn.Rollback()
 		s.txn = nil
+		s.endTxnStats(false)
 	}
 	s.d.forget(s.conn.ID)
 }

@@ -9,10 +9,11 @@ import (
 // schema, GLOBAL variable and privilege changes.
 const DefaultSyncInterval = time.Second
 
-// SyncLoop keeps this server's schema, GLOBAL variables and accounts
-// current with the changes other SQL servers of the cluster make: every
-// interval it reads their version keys and reloads what moved. It runs
-// until ctx ends.
+// SyncLoop keeps this server's schema, GLOBAL variables, accounts and
+// statistics current with the changes other SQL servers of the cluster
+// make: every interval it reads their version keys and reloads what
+// moved. It also flushes this server's modification counts and starts
+// automatic ANALYZEs (stats_domain.go). It runs until ctx ends.
 func (d *Domain) SyncLoop(ctx context.Context, interval time.Duration) {
 	if interval <= 0 {
 		interval = DefaultSyncInterval
@@ -34,5 +35,6 @@ func (d *Domain) SyncLoop(ctx context.Context, interval time.Duration) {
 		if err := d.privs.Refresh(ctx); err != nil && ctx.Err() == nil {
 			d.log.Warn("privilege sync failed", "err", err)
 		}
+		d.syncStats(ctx)
 	}
 }

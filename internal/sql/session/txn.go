@@ -39,6 +39,7 @@ func (s *Session) commit(ctx context.Context) error {
 	s.txn = nil
 	err := txn.Commit(ctx)
 	s.d.metrics.committed(err)
+	s.endTxnStats(err == nil)
 	return err
 }
 
@@ -49,6 +50,7 @@ func (s *Session) rollback() error {
 	}
 	txn := s.txn
 	s.txn = nil
+	s.endTxnStats(false)
 	return txn.Rollback()
 }
 
