@@ -120,7 +120,7 @@ func (c *Collector) Add(row []types.Datum) {
 		keep = int(j)
 	}
 	for i := range c.cols {
-		d := row[i]
+		d := keyDatum(&c.tbl.Columns[i].FieldType, row[i], -1)
 		if d.IsNull() {
 			c.cols[i].nulls++
 			c.colBuf[i] = nil
@@ -137,7 +137,7 @@ func (c *Collector) Add(row []types.Datum) {
 		*sr = sampleRow{pos: pos, cols: make([][]byte, len(c.cols)), idxs: make([][]byte, len(c.idxs))}
 		for i := range c.cols {
 			if !row[i].IsNull() {
-				sr.cols[i] = codec.EncodeKey(nil, cutLong(row[i]))
+				sr.cols[i] = codec.EncodeKey(nil, cutLong(keyDatum(&c.tbl.Columns[i].FieldType, row[i], -1)))
 			}
 		}
 	}
@@ -154,7 +154,7 @@ func (c *Collector) Add(row []types.Datum) {
 					key = append(key, codec.NilFlag)
 				}
 			} else {
-				key = codec.EncodeKey(key, cutPrefix(row[ic.Offset], ic.Length))
+				key = codec.EncodeKey(key, keyDatum(&c.tbl.Columns[ic.Offset].FieldType, row[ic.Offset], ic.Length))
 			}
 		}
 		c.idxBuf = key
@@ -166,7 +166,7 @@ func (c *Collector) Add(row []types.Datum) {
 		if sr != nil {
 			var e []byte
 			for _, ic := range idx.Columns {
-				e = codec.EncodeKey(e, cutLong(cutPrefix(row[ic.Offset], ic.Length)))
+				e = codec.EncodeKey(e, cutLong(keyDatum(&c.tbl.Columns[ic.Offset].FieldType, row[ic.Offset], ic.Length)))
 			}
 			sr.idxs[k] = e
 		}

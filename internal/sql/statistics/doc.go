@@ -23,9 +23,10 @@
 // Values are memcomparable encodings (codec.EncodeKey) so that byte order
 // is SQL order, strings cut to MaxValueLen bytes; an index's values are
 // its columns' encodings one after the other (prefix columns cut), so
-// that an equality on leading columns is the byte range of a prefix.
-// Strings compare as bytes: a _ci collation's equal values of different
-// case count as different values.
+// that an equality on leading columns is the byte range of a prefix. A
+// string column under a _ci collation keeps its values' sort keys
+// (expr.IndexKeyDatum, as index keys do), so that values its collation
+// calls equal are one value; SHOW STATS_BUCKETS prints those keys.
 //
 // # Estimation
 //

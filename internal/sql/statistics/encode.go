@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/strata-db/strata/internal/codec"
+	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/types"
 )
 
@@ -69,7 +70,19 @@ func encodeValue(b []byte, d types.Datum, ft *types.FieldType, prefix int) []byt
 		c, _ := types.ConvertDatum(d, ft)
 		d = c
 	}
-	return codec.EncodeKey(b, cutLong(cutPrefix(d, prefix)))
+	return codec.EncodeKey(b, cutLong(keyDatum(ft, d, prefix)))
+}
+
+// keyDatum is the datum the statistics keep for value d of a column of
+// type ft under an index prefix length (-1: none): the value as an index
+// key holds it, a collation's sort key for a _ci string column, so that
+// values the collation calls equal are one value.
+func keyDatum(ft *types.FieldType, d types.Datum, prefix int) types.Datum {
+	d = cutPrefix(d, prefix)
+	if ft == nil {
+		return d
+	}
+	return expr.IndexKeyDatum(ft, d)
 }
 
 // needsConversion reports whether d is not already encoded as ft's
