@@ -176,8 +176,8 @@ func (t *TableInfo) IndexFor(cols []string) (LookupIndex, bool) {
 // columns hold vals.
 func (t *TableInfo) IndexPrefixKey(idx *IndexInfo, vals []types.Datum) kv.Key {
 	key := codec.IndexPrefix(t.ID, idx.ID)
-	for _, v := range vals {
-		key = codec.EncodeKey(key, v)
+	for i, v := range vals {
+		key = codec.EncodeKey(key, IndexKeyValue(&t.Columns[idx.Columns[i].Offset].FieldType, v))
 	}
 	return key
 }

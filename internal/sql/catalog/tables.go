@@ -146,12 +146,7 @@ func (t *TableInfo) IndexKey(idx *IndexInfo, row []types.Datum, handle int64) (k
 		if d.IsNull() {
 			distinct = false
 		}
-		if ic.Length >= 0 {
-			v := truncatePrefix(*d, ic.Length)
-			key = codec.EncodeKey(key, v)
-		} else {
-			key = codec.EncodeKey(key, *d)
-		}
+		key = codec.EncodeKey(key, IndexKeyValue(&t.Columns[ic.Offset].FieldType, truncatePrefix(*d, ic.Length)))
 	}
 	if !distinct {
 		// The same bytes as codec.TableIndexKeyWithHandle.

@@ -8,6 +8,7 @@ import (
 	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/codec"
 	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/planner"
 	"github.com/strata-db/strata/internal/types"
@@ -174,6 +175,9 @@ func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange)
 	t, idx := p.Table, p.Index
 	prefix := codec.IndexPrefix(t.ID, idx.ID)
 	key := append([]byte(nil), prefix...)
+	// keyed: a _ci column's range holds its collation's equals; the
+	// condition (maybe under another COLLATE) is re-checked on the rows.
+	keyed := false
 	for i, e := range r.Eq {
 		d, err := e.Eval(ectx.Eval, chunk.Row{})
 		if err != nil {
@@ -193,12 +197,14 @@ func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange)
 			lo, hi := padRange(cd)
 			return codec.EncodeKey(append([]byte(nil), key...), lo), codec.EncodeKey(key, hi), false, false, nil
 		}
-		key = codec.EncodeKey(key, cd)
+		key = codec.EncodeKey(key, catalog.IndexKeyValue(ft, cd))
+		keyed = keyed || expr.IsCollationKeyed(ft)
 	}
 	if len(r.Eq) >= len(idx.Columns) || len(r.Lows)+len(r.Highs) == 0 {
-		return key, codec.PrefixEnd(key), false, true, nil
+		return key, codec.PrefixEnd(key), false, !keyed, nil
 	}
 	ft := &t.Columns[idx.Columns[len(r.Eq)].Offset].FieldType
+	keyed = keyed || expr.IsCollationKeyed(ft)
 	lo, loExcl, none, loExact, err := pickBound(ectx, r.Lows, ft, 1)
 	if err != nil || none {
 		return nil, nil, none, true, err
@@ -242,7 +248,7 @@ func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange)
 	if bytes.Compare(start, end) >= 0 {
 		return nil, nil, true, true, nil // low above high: nothing
 	}
-	return start, end, false, loExact && hiExact, nil
+	return start, end, false, loExact && hiExact && !keyed, nil
 }
 
 // pickBound evaluates bounds and keeps the tightest (dir 1: largest low,
@@ -263,6 +269,7 @@ func pickBound(ectx *Context, bs []planner.Bound, ft *types.FieldType, dir int) 
 			exact = false
 			continue
 		}
+		cd = catalog.IndexKeyValue(ft, cd) // a _ci column's keys are sort keys
 		if best == nil {
 			best, excl = &cd, b.Excl
 			continue
@@ -313,8 +320,8 @@ var _ = expr.FnEQ
 // trailing spaces (the *_bin collations), while its index keys hold the
 // bytes as stored.
 func padSpace(ft *types.FieldType) bool {
-	if ft.Tp == mysql.TypeEnum || ft.Tp == mysql.TypeSet {
-		return false // keyed by index or bitmask, not by text
+	if ft.Tp == mysql.TypeEnum || ft.Tp == mysql.TypeSet || expr.IsCollationKeyed(ft) {
+		return false // keyed by index or bitmask, or by a sort key without the spaces
 	}
 	return ft.EvalType() == types.ETString && ft.Collate != "binary"
 }

@@ -119,7 +119,7 @@ tuples:
 			if d.IsNull() || !ok {
 				continue tuples
 			}
-			key = codec.EncodeKey(key, cd)
+			key = codec.EncodeKey(key, catalog.IndexKeyValue(&t.Columns[idx.Columns[i].Offset].FieldType, cd))
 		}
 		if e.ectx.LockPointReads {
 			e.ectx.LockKeys = append(e.ectx.LockKeys, key)

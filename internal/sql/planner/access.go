@@ -270,13 +270,22 @@ func eqValue(r IndexRange) (expr.Expression, bool) {
 }
 
 // keyComparable: values of the type compare in SQL as their memcomparable
-// key encodings do (strings only under binary collations).
+// index key encodings do (strings under binary collations, and under the
+// case-insensitive ones whose keys hold sort keys: see catalog's
+// index_collation.go).
 func keyComparable(ft *types.FieldType) bool {
-	if ft.EvalType() != types.ETString {
+	if ft.EvalType() != types.ETString || expr.IsCollationKeyed(ft) {
 		return true
 	}
 	c := ft.Collate
-	return c == "binary" || c == "utf8mb4_bin" || c == "utf8_bin" || c == "ascii_bin" || c == "latin1_bin"
+	return c == "binary" || c == "utf8mb4_bin" || c == "utf8_bin" || c == "utf8mb3_bin" || c == "ascii_bin" || c == "latin1_bin"
+}
+
+// keyDecodable: the index key of a value of the type decodes back into
+// the value (an index-only read may return it): keyComparable types
+// except collation-keyed strings.
+func keyDecodable(ft *types.FieldType) bool {
+	return keyComparable(ft) && !expr.IsCollationKeyed(ft)
 }
 
 // uniquePointGet turns a lookup of full equal keys of a unique index into

@@ -76,7 +76,7 @@ func covers(p *IndexLookUp, needed []bool) bool {
 		in[pk.Offset] = true
 	}
 	for _, ic := range p.Index.Columns {
-		if ic.Length < 0 && keyComparable(&p.Table.Columns[ic.Offset].FieldType) {
+		if ic.Length < 0 && keyDecodable(&p.Table.Columns[ic.Offset].FieldType) {
 			in[ic.Offset] = true
 		}
 	}
