@@ -228,18 +228,17 @@ func (h *Hist) rangeRows(lo, hi []byte) float64 {
 		return bytes.Compare(v, lo) >= 0 && (hi == nil || bytes.Compare(v, hi) < 0)
 	}
 	total := 0.0
-	for i := range h.TopN {
-		if in(h.TopN[i].Value) {
-			total += float64(h.TopN[i].Count)
+	// Both lists are sorted: start at the first entry not below lo.
+	for i := sort.Search(len(h.TopN), func(i int) bool { return bytes.Compare(h.TopN[i].Value, lo) >= 0 }); i < len(h.TopN); i++ {
+		if hi != nil && bytes.Compare(h.TopN[i].Value, hi) >= 0 {
+			break
 		}
+		total += float64(h.TopN[i].Count)
 	}
-	for i := range h.Buckets {
+	for i := sort.Search(len(h.Buckets), func(i int) bool { return bytes.Compare(h.Buckets[i].Upper, lo) >= 0 }); i < len(h.Buckets); i++ {
 		b := &h.Buckets[i]
 		if hi != nil && bytes.Compare(b.Lower, hi) >= 0 {
 			break
-		}
-		if bytes.Compare(b.Upper, lo) < 0 {
-			continue
 		}
 		// Count-Repeat rows spread over [Lower, Upper), Repeat at Upper.
 		if in(b.Upper) {
