@@ -53,9 +53,13 @@ func (d *Domain) syncStats(ctx context.Context) {
 	if err := d.stats.Flush(ctx); err != nil && ctx.Err() == nil {
 		d.log.Warn("statistics flush failed", "err", err)
 	}
-	if err := d.stats.Refresh(ctx); err != nil && ctx.Err() == nil {
-		d.log.Warn("statistics sync failed", "err", err)
+	if err := d.stats.Refresh(ctx); err != nil {
+		if ctx.Err() == nil {
+			d.log.Warn("statistics sync failed", "err", err)
+		}
+		return
 	}
+	d.dropStaleStats(ctx)
 	d.stats.AutoAnalyze(ctx, baseTables(d.catalog.InfoSchema()), d.autoAnalyzeRatio(), func(t *catalog.TableInfo, err error) {
 		if err != nil && ctx.Err() == nil {
 			d.log.Warn("auto analyze failed", "table", t.Name, "err", err)
@@ -63,6 +67,25 @@ func (d *Domain) syncStats(ctx context.Context) {
 			d.log.Info("auto analyze done", "table", t.Name)
 		}
 	})
+}
+
+// dropStaleStats deletes the statistics of tables that no longer exist
+// (dropped, or truncated: TRUNCATE gives the table a new ID). The schema
+// is read after the statistics were, so a table whose statistics were
+// seen is in it unless it is gone.
+func (d *Domain) dropStaleStats(ctx context.Context) {
+	is, err := d.catalog.Refresh(ctx)
+	if err != nil {
+		return
+	}
+	for _, id := range d.stats.TableIDs() {
+		if _, ok := is.TableByID(id); ok {
+			continue
+		}
+		if err := d.stats.DropTable(ctx, id); err != nil && ctx.Err() == nil {
+			d.log.Warn("dropping statistics of a dropped table failed", "table_id", id, "err", err)
+		}
+	}
 }
 
 // baseTables lists the tables (not views) of every database.
