@@ -20,10 +20,14 @@ type aggState struct {
 	vr     varianceAcc  // STDDEV/VARIANCE
 	gc     []concatRow  // GROUP_CONCAT
 	ords   []expr.Order // the arguments' orders (collations), set at first use
+	json   *jsonAgg     // JSON_ARRAYAGG / JSON_OBJECTAGG
 }
 
 // update folds one row into the state of f.
 func (s *aggState) update(ctx expr.EvalContext, f *planner.AggFunc, row chunk.Row) error {
+	if f.Name == planner.AggJSONArrayAgg || f.Name == planner.AggJSONObjectAgg {
+		return s.addJSON(ctx, f, row)
+	}
 	args := make([]types.Datum, 0, 2)
 	nvals := len(f.ValueArgs())
 	for i, a := range f.Args {
@@ -101,6 +105,8 @@ func (s *aggState) result(ctx expr.EvalContext, f *planner.AggFunc) types.Datum 
 		return s.vr.result(f.Name)
 	case planner.AggGroupConcat:
 		return s.concatResult(ctx, f)
+	case planner.AggJSONArrayAgg, planner.AggJSONObjectAgg:
+		return s.jsonResult(f)
 	case planner.AggMin, planner.AggMax:
 		if !s.has {
 			return types.NewNullDatum()

@@ -49,6 +49,9 @@ func (k JoinKey) Append(ctx EvalContext, dst []byte, d *types.Datum) []byte {
 		return binary.BigEndian.AppendUint64(append(dst, 1), uint64(v.v))
 	case cmpString:
 		return k.appendString(dst, toBytes(d))
+	case cmpJSON:
+		j := jsonValue(d)
+		return appendJSONKey(dst, &j)
 	case cmpDecimal:
 		enc := codec.EncodeDecimal(dst, toDecimal(ctx, d))
 		return enc[:len(enc)-1] // drop the scale byte: 1.5 = 1.50

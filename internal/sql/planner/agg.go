@@ -119,6 +119,14 @@ func groupTarget(e ast.ExprNode, in []OutCol, fields []*ast.SelectField) (ast.Ex
 	return f.Expr, nil
 }
 
+// JSON_ARRAYAGG(v) and JSON_OBJECTAGG(k, v): a JSON array of the group's
+// values (NULLs as null), an object of its key/value pairs (the last of
+// a duplicated key wins; a NULL key is 3158); NULL for no rows.
+const (
+	AggJSONArrayAgg  = "json_arrayagg"
+	AggJSONObjectAgg = "json_objectagg"
+)
+
 // aggAliases maps the parser's aggregate names to ours.
 var aggAliases = map[string]string{
 	"std": AggStddevPop, "stddev": AggStddevPop, "variance": AggVarPop,
@@ -132,7 +140,7 @@ func buildAggFunc(ctx Context, a *ast.AggregateFuncExpr, in []OutCol) (*AggFunc,
 	}
 	args := a.Args
 	switch f.Name {
-	case AggCount, AggSum, AggAvg, AggMin, AggMax, AggStddevPop, AggStddevSamp, AggVarPop, AggVarSamp:
+	case AggCount, AggSum, AggAvg, AggMin, AggMax, AggStddevPop, AggStddevSamp, AggVarPop, AggVarSamp, AggJSONArrayAgg, AggJSONObjectAgg:
 	case AggBitAnd, AggBitOr, AggBitXor:
 		// The argument counts as BIGINT UNSIGNED (-1 is all ones, 2.5 is
 		// 3, text its number), as MySQL's val_uint reads it.
@@ -173,6 +181,9 @@ func buildAggFunc(ctx Context, a *ast.AggregateFuncExpr, in []OutCol) (*AggFunc,
 	switch {
 	case f.Name == AggGroupConcat && nvals >= 1:
 	case f.Name == AggCount && f.Distinct && nvals >= 1:
+	case f.Name == AggJSONObjectAgg && nvals == 2:
+	case f.Name == AggJSONObjectAgg:
+		return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, a.F)
 	case nvals != 1:
 		return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, a.F)
 	}
@@ -232,6 +243,8 @@ func aggType(f *AggFunc) *types.FieldType {
 		ft := types.NewFieldType(mysql.TypeDouble)
 		ft.Flen, ft.Decimal = 23, -1
 		return ft
+	case AggJSONArrayAgg, AggJSONObjectAgg:
+		return types.NewFieldType(mysql.TypeJSON)
 	case AggGroupConcat:
 		ft := types.NewFieldType(mysql.TypeVarString)
 		ft.Charset, ft.Collate, ft.Flen = "utf8mb4", "utf8mb4_bin", 1024
