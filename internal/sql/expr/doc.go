@@ -51,7 +51,10 @@
 //     otherwise double: 1 = '1abc' with warning 1292).
 //   - Collations (collation.go): binary, *_bin (PAD SPACE) and the *_ci
 //     family (case- and Latin-1-accent-insensitive; 0900 is NO PAD), with
-//     MySQL's coercibility (COLLATE > column > literal).
+//     MySQL's coercibility (COLLATE > column > literal). collation_key.go
+//     gives each collation a memcomparable sort key (SortKey) and the
+//     Order by which exec sorts, groups, deduplicates and takes MIN/MAX,
+//     and the index key datum of _ci columns (IndexKeyDatum).
 //   - Conversions inside expressions never fail: bad text is 0 or its
 //     numeric prefix with warning 1292 (convert.go). In a data-changing
 //     statement under strict sql_mode MySQL fails instead: wrap the
