@@ -111,3 +111,23 @@ func TestOrderAndGroupKey(t *testing.T) {
 		t.Fatal("MIN/MAX compare ENUM by name")
 	}
 }
+
+func BenchmarkOrderCompare(b *testing.B) {
+	x, y := types.NewStringDatum("Hello, World abc"), types.NewStringDatum("hello, world abd")
+	for _, coll := range []string{"utf8mb4_bin", "utf8mb4_general_ci", "utf8mb4_0900_ai_ci"} {
+		o := OrderOf(&types.FieldType{Tp: mysql.TypeVarchar, Charset: "utf8mb4", Collate: coll})
+		b.Run(coll, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				o.Compare(&x, &y)
+			}
+		})
+		b.Run(coll+"/groupkey", func(b *testing.B) {
+			var buf []byte
+			vals := []types.Datum{x}
+			os := []Order{o}
+			for i := 0; i < b.N; i++ {
+				buf = AppendGroupKey(buf[:0], os, vals)
+			}
+		})
+	}
+}
