@@ -42,6 +42,7 @@ func (e *apply) Open(ctx context.Context) error {
 		e.store = rowStore{fts: e.inner.FieldTypes()}
 	}
 	e.store.reset()
+	e.store.mem = e.ectx.trackerFor(e.p)
 	e.ran, e.orow, e.eof, e.pendPos = false, 0, false, 0
 	e.obuf.Reset()
 	e.pending.Reset()
@@ -74,6 +75,9 @@ func (e *apply) runInner(ctx context.Context) error {
 		}
 		for i := 0; i < n; i++ {
 			e.store.add(e.ibuf.GetRow(i))
+		}
+		if err := e.store.Err(); err != nil {
+			return err
 		}
 		if e.p.MaxOneRow && e.store.n > 1 {
 			return sqlerr.New(mysql.ErrSubqueryNo1Row)

@@ -7,11 +7,20 @@ import (
 	"github.com/strata-db/strata/internal/sql/planner"
 )
 
-// Build turns a plan into executors over ectx.
+// Build turns a plan into executors over ectx (measured when ectx.Stats
+// is set).
 func Build(ectx *Context, p planner.Plan) (Executor, error) {
+	e, err := build(ectx, p)
+	if err != nil || ectx.Stats == nil {
+		return e, err
+	}
+	return &statsExec{Executor: e, st: ectx.Stats.of(p)}, nil
+}
+
+func build(ectx *Context, p planner.Plan) (Executor, error) {
 	fts := planner.FieldTypes(p.Schema())
 	mk := func(child planner.Plan) (base, error) {
-		b := base{ectx: ectx, fts: fts}
+		b := base{ectx: ectx, fts: fts, node: p}
 		if child != nil {
 			c, err := Build(ectx, child)
 			if err != nil {

@@ -30,7 +30,8 @@ func (c *Context) cteFor(ctx context.Context, def *planner.CTEDef) (*cteResult, 
 	res := c.ctes[def]
 	if res == nil {
 		fts := planner.FieldTypes(def.Schema())
-		res = &cteResult{rows: rowStore{fts: fts}, work: rowStore{fts: fts}}
+		mem := c.Mem.Child()
+		res = &cteResult{rows: rowStore{fts: fts, mem: mem}, work: rowStore{fts: fts, mem: mem}}
 		c.ctes[def] = res
 	}
 	if res.done {
@@ -81,7 +82,7 @@ func (c *Context) computeCTE(ctx context.Context, def *planner.CTEDef, res *cteR
 		}
 		res.rows.add(conv.GetRow(0))
 		next.add(conv.GetRow(0))
-		return nil
+		return res.rows.Err()
 	}
 	run := func(p planner.Plan) error {
 		e, err := Build(c, p)

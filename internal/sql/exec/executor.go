@@ -66,6 +66,13 @@ type Context struct {
 	LockOnly bool
 	LockKeys []kv.Key
 
+	// Mem tracks the statement's memory against tidb_mem_quota_query
+	// (nil: untracked).
+	Mem *MemTracker
+	// Stats, when set (EXPLAIN ANALYZE), collects every operator's
+	// runtime figures by plan node.
+	Stats *RuntimeStats
+
 	// ctes holds the statement's materialized CTEs (cte.go).
 	ctes map[*planner.CTEDef]*cteResult
 	// LockPointReads: a DML statement of a pessimistic transaction also
@@ -97,6 +104,7 @@ func (c *Context) chunkSize() int {
 // base holds what every operator has: its context, output types and
 // (for operators with one input) the child with a chunk to read it into.
 type base struct {
+	node  planner.Plan // the plan node the operator runs
 	ectx  *Context
 	fts   []*types.FieldType
 	child Executor

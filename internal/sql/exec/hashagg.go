@@ -17,6 +17,8 @@ type hashAgg struct {
 	p      *planner.Agg
 	groups []*aggGroup
 	pos    int
+	mem    *MemTracker
+	bytes  int64
 }
 
 func (e *hashAgg) Open(ctx context.Context) error {
@@ -24,6 +26,7 @@ func (e *hashAgg) Open(ctx context.Context) error {
 		return err
 	}
 	e.groups, e.pos = e.groups[:0], 0
+	e.mem, e.bytes = e.ectx.trackerFor(e.node), 0
 	index := make(map[string]*aggGroup)
 	cfts := e.child.FieldTypes()
 	var key []byte
@@ -52,6 +55,11 @@ func (e *hashAgg) Open(ctx context.Context) error {
 				g = newAggGroup(e.p, row, cfts)
 				index[string(key)] = g
 				e.groups = append(e.groups, g)
+				sz := int64(len(key)) + rowSize(row, cfts) + 64*int64(len(e.p.Funcs)) + 64
+				e.bytes += sz
+				if err := e.mem.Consume(sz); err != nil {
+					return err
+				}
 			}
 			if err := g.update(e.ectx.Eval, e.p, row); err != nil {
 				return err
@@ -71,6 +79,8 @@ func (e *hashAgg) Next(ctx context.Context, chk *chunk.Chunk) error {
 
 // Close releases the groups (the tree may be kept for reuse).
 func (e *hashAgg) Close() error {
+	_ = e.mem.Consume(-e.bytes)
+	e.bytes = 0
 	clear(e.groups)
 	e.groups = e.groups[:0]
 	return e.base.Close()

@@ -52,7 +52,7 @@ func (e *hashJoin) Open(ctx context.Context) error {
 	if e.p.BuildLeft {
 		build, buildBuf, keys = e.left, e.lbuf, e.p.EqLeft
 	}
-	e.store = rowStore{fts: build.FieldTypes()}
+	e.store = rowStore{fts: build.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
 	e.table = make(map[string][]rowRef)
 	e.buildNull = false
 	e.probeRow, e.probeEOF, e.pendPos = 0, false, 0
@@ -83,6 +83,9 @@ func (e *hashJoin) Open(ctx context.Context) error {
 				e.table[string(k)] = append(e.table[string(k)], ref)
 			}
 		}
+	}
+	if err := e.store.Err(); err != nil {
+		return err
 	}
 	e.allRefs = e.store.all(e.allRefs)
 	e.lbuf.Reset()

@@ -48,6 +48,7 @@ func (e *indexJoin) Open(ctx context.Context) error {
 	}
 	e.eof, e.pendPos = false, 0
 	e.pending.Reset()
+	e.store.mem = e.ectx.trackerFor(e.p)
 	return nil
 }
 
@@ -143,6 +144,7 @@ func (e *indexJoin) lookUp(ctx context.Context) error {
 	if len(tuples) == 0 {
 		return nil
 	}
+	e.ectx.Stats.add(e.p, "lookups", int64(len(tuples)))
 	src := e.inner.Source
 	var read planner.Plan
 	if e.inner.Index == nil {
@@ -161,7 +163,7 @@ func (e *indexJoin) lookUp(ctx context.Context) error {
 	if len(e.inner.Conds) > 0 {
 		read = &planner.Selection{Child: read, Conds: e.inner.Conds}
 	}
-	ex, err := Build(e.ectx, read)
+	ex, err := build(e.ectx, read)
 	if err != nil {
 		return err
 	}
@@ -185,6 +187,14 @@ func (e *indexJoin) lookUp(ctx context.Context) error {
 	})
 	if cerr := ex.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = e.store.Err()
+	}
+	if e.ectx.Stats != nil {
+		st := e.ectx.Stats.of(e.p.Right)
+		st.Loops++
+		st.Rows += int64(e.store.n)
 	}
 	return err
 }

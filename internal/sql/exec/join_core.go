@@ -13,6 +13,10 @@ type rowStore struct {
 	fts    []*types.FieldType
 	chunks []*chunk.Chunk
 	n      int
+	// mem, when set, is charged for the rows (Err reports a quota error).
+	mem   *MemTracker
+	bytes int64
+	err   error
 }
 
 type rowRef struct{ c, i int32 }
@@ -26,6 +30,13 @@ func (s *rowStore) add(r chunk.Row) rowRef {
 	c := s.chunks[len(s.chunks)-1]
 	c.AppendRow(r)
 	s.n++
+	if s.mem != nil {
+		b := rowSize(r, s.fts)
+		s.bytes += b
+		if err := s.mem.Consume(b); err != nil && s.err == nil {
+			s.err = err
+		}
+	}
 	return rowRef{int32(len(s.chunks) - 1), int32(c.NumRows() - 1)}
 }
 
@@ -34,7 +45,14 @@ func (s *rowStore) get(ref rowRef) chunk.Row { return s.chunks[ref.c].GetRow(int
 func (s *rowStore) reset() {
 	clear(s.chunks)
 	s.chunks, s.n = s.chunks[:0], 0
+	if s.mem != nil {
+		_ = s.mem.Consume(-s.bytes)
+	}
+	s.bytes, s.err = 0, nil
 }
+
+// Err returns the memory quota error of an add, if any.
+func (s *rowStore) Err() error { return s.err }
 
 // all returns references to every stored row.
 func (s *rowStore) all(out []rowRef) []rowRef {

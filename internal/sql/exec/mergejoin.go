@@ -42,6 +42,8 @@ func (e *mergeJoin) Open(ctx context.Context) error {
 		e.lstore = rowStore{fts: e.left.FieldTypes()}
 		e.rstore = rowStore{fts: e.right.FieldTypes()}
 	}
+	mem := e.ectx.trackerFor(e.p)
+	e.lstore.mem, e.rstore.mem = mem, mem
 	var err error
 	if e.lrows, err = e.readSorted(ctx, e.left, &e.lstore, e.p.EqLeft); err != nil {
 		return err
@@ -74,6 +76,9 @@ func (e *mergeJoin) readSorted(ctx context.Context, in Executor, store *rowStore
 		}
 		return nil
 	})
+	if err == nil {
+		err = store.Err()
+	}
 	if err != nil {
 		return nil, err
 	}

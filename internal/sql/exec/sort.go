@@ -18,8 +18,10 @@ type sortExec struct {
 	offset, count expr.Expression
 	topN          bool
 
-	rows []sortRow
-	pos  int
+	rows  []sortRow
+	pos   int
+	mem   *MemTracker
+	bytes int64
 }
 
 type sortRow struct {
@@ -32,6 +34,7 @@ func (e *sortExec) Open(ctx context.Context) error {
 		return err
 	}
 	e.rows, e.pos = e.rows[:0], 0
+	e.mem, e.bytes = e.ectx.trackerFor(e.node), 0
 	skip, left := uint64(0), ^uint64(0)
 	if e.topN {
 		var err error
@@ -63,6 +66,11 @@ func (e *sortExec) Open(ctx context.Context) error {
 				keys[k] = d
 			}
 			e.rows = append(e.rows, sortRow{row: row, keys: keys})
+			sz := rowSize(row, e.fts) + int64(len(keys))*24 + 48
+			e.bytes += sz
+			if err := e.mem.Consume(sz); err != nil {
+				return err
+			}
 		}
 	}
 	ords := byOrders(e.by)
@@ -113,6 +121,8 @@ func (e *sortExec) Next(ctx context.Context, chk *chunk.Chunk) error {
 
 // Close releases the sorted rows (the tree may be kept for reuse).
 func (e *sortExec) Close() error {
+	_ = e.mem.Consume(-e.bytes)
+	e.bytes = 0
 	clear(e.rows)
 	e.rows = e.rows[:0]
 	return e.base.Close()

@@ -35,7 +35,7 @@ func (e *window) Open(ctx context.Context) error {
 	if err := e.openChild(ctx); err != nil {
 		return err
 	}
-	e.store = rowStore{fts: e.child.FieldTypes()}
+	e.store = rowStore{fts: e.child.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
 	e.rows, e.out, e.pos = e.rows[:0], e.out[:0], 0
 	err := e.drainChild(ctx, func(c *chunk.Chunk) error {
 		for i := 0; i < c.NumRows(); i++ {
@@ -59,6 +59,9 @@ func (e *window) Open(ctx context.Context) error {
 		}
 		return nil
 	})
+	if err == nil {
+		err = e.store.Err()
+	}
 	if err != nil {
 		return err
 	}

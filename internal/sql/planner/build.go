@@ -21,14 +21,11 @@ func Build(ctx Context, stmt ast.StmtNode) (Plan, error) {
 	case *ast.DeleteStmt:
 		return buildDelete(ctx, st)
 	case *ast.ExplainStmt:
-		if st.Analyze {
-			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "EXPLAIN ANALYZE")
-		}
 		target, err := Build(ctx, st.Stmt)
 		if err != nil {
 			return nil, err
 		}
-		return &Explain{Target: target}, nil
+		return &Explain{Target: target, Analyze: st.Analyze}, nil
 	}
 	return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this statement")
 }

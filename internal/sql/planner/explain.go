@@ -12,6 +12,31 @@ import (
 // ExplainColumns are the columns of EXPLAIN's result, as in TiDB.
 var ExplainColumns = []string{"id", "estRows", "task", "access object", "operator info"}
 
+// ExplainAnalyzeColumns are the columns of EXPLAIN ANALYZE, as in TiDB.
+var ExplainAnalyzeColumns = []string{"id", "estRows", "actRows", "task", "access object", "execution info", "operator info", "memory", "disk"}
+
+// ExplainAnalyzeRows renders p with what each operator did: run gives,
+// for a node, its actual rows, execution info, memory and disk.
+func ExplainAnalyzeRows(p Plan, run func(Plan) (actRows, info, memory, disk string)) [][]string {
+	nodes := explainNodes(p)
+	rows := ExplainRows(p)
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		act, info, mem, disk := run(nodes[i])
+		out[i] = []string{r[0], r[1], act, r[2], r[3], info, r[4], mem, disk}
+	}
+	return out
+}
+
+// explainNodes lists p's nodes in ExplainRows' order.
+func explainNodes(p Plan) []Plan {
+	out := []Plan{p}
+	for _, k := range p.Children() {
+		out = append(out, explainNodes(k)...)
+	}
+	return out
+}
+
 // ExplainRows renders p as EXPLAIN rows (one per operator, children
 // indented under their parent).
 func ExplainRows(p Plan) [][]string {

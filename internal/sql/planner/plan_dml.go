@@ -72,6 +72,9 @@ func (p *Delete) Children() []Plan { return []Plan{p.Child} }
 // Explain describes Target instead of running it.
 type Explain struct {
 	Target Plan
+	// Analyze: EXPLAIN ANALYZE runs Target and shows what each operator
+	// did.
+	Analyze bool
 }
 
 // Schema implements Plan.

@@ -56,6 +56,9 @@ func (s *Session) executor(q *queryCtx, p planner.Plan, txn kv.Transaction, c *e
 // conflicts.
 func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *execCache) (server.Result, error) {
 	if ex, ok := p.(*planner.Explain); ok {
+		if ex.Analyze {
+			return s.explainAnalyze(ctx, q, ex)
+		}
 		return stringsResult(planner.ExplainColumns, planner.ExplainRows(ex.Target)), nil
 	}
 	if p.Schema() != nil {
@@ -132,6 +135,8 @@ func (s *Session) execContext(q *queryCtx, txn kv.Transaction) *exec.Context {
 	mode := s.vars.SQLMode()
 	return &exec.Context{
 		Eval: q, Txn: txn, Alloc: s.d.catalog.Allocator(), Now: q.now.In(s.vars.Location()), MemTables: q,
+		Mem:               exec.NewRootTracker(s.vars.MemQuotaQuery(), q.ConnectionID()),
+		Stats:             s.collectStats,
 		Strict:            mode.Strict(),
 		NoAutoValueOnZero: mode&sysvar.ModeNoAutoValueOnZero != 0,
 	}

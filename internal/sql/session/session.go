@@ -10,6 +10,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/strata-db/strata/internal/client/txnclient"
+	"github.com/strata-db/strata/internal/sql/exec"
 	_ "github.com/strata-db/strata/internal/sql/expr" // the parser's value-expression driver
 	"github.com/strata-db/strata/internal/sql/infoschema"
 	"github.com/strata-db/strata/internal/sql/server"
@@ -41,6 +42,9 @@ type Session struct {
 	// txnStats are the statistics' row counts of the explicit
 	// transaction's writes, handed over at COMMIT (stats_writes.go).
 	txnStats map[int64]statistics.Delta
+	// collectStats, set while EXPLAIN ANALYZE runs its statement, is
+	// handed to the executors.
+	collectStats *exec.RuntimeStats
 }
 
 var _ server.Session = (*Session)(nil)

@@ -21,3 +21,10 @@ func init() {
 	tidbMessages[ErrCTERecursiveRequiresNonRecursiveFirst] = "Recursive Common Table Expression '%s' should have one or more non-recursive query blocks followed by one or more recursive ones"
 	tidbMessages[ErrCTEMaxRecursionDepth] = "Recursive query aborted after %d iterations. Try increasing @@cte_max_recursion_depth to a larger value."
 }
+
+// Register adds an error number's SQLSTATE and message format for
+// packages that define their own errors (call from init).
+func Register(code uint16, state, format string) {
+	tidbMessages[code] = format
+	tidbStates[code] = state
+}
