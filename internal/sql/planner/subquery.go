@@ -272,7 +272,10 @@ func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol,
 	if found != len(sc.corr) {
 		return nil, false, nil
 	}
-	if len(sqIn.wraps) > 0 {
+	// The inner WHERE's own subqueries add columns the conditions read:
+	// those conditions cannot filter an index join's lookups.
+	innerSubqueries := len(sqIn.wraps) > 0
+	if innerSubqueries {
 		for _, e := range pulledE {
 			for _, c := range expr.ExtractColumns(e) {
 				if c.Index >= len(ln.cols) {
@@ -315,7 +318,7 @@ func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol,
 		w := len(p.Schema())
 		j := q.newJoin(Join{Kind: kind, Left: p, Right: inner,
 			Other: shiftRight(conds, n, w), Cmp: shiftRight(cmp, n, w)})
-		if len(sqIn.wraps) == 0 {
+		if !innerSubqueries {
 			iq.chooseAlgo(j, ln, localE, estimate(p), estimate(inner))
 			j.BuildLeft = false
 		}
