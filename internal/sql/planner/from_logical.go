@@ -19,10 +19,13 @@ type lnode struct {
 	plan  Plan
 	hints []*ast.IndexHint
 
-	kind     JoinKind // InnerJoin or LeftOuterJoin
-	rightJn  bool     // RIGHT JOIN: a left join of r and l
-	l, r     *lnode
-	on       []expr.Expression // over l.cols ++ r.cols
+	kind    JoinKind // InnerJoin or LeftOuterJoin
+	rightJn bool     // RIGHT JOIN: a left join of r and l
+	l, r    *lnode
+	on      []expr.Expression // over l.cols ++ r.cols
+	// onSub: an inner join's ON conjuncts with subqueries, planned with
+	// the WHERE clause (for an inner join they filter the same rows).
+	onSub    []ast.ExprNode
 	straight bool
 	outMap   []int // output column i is joined column outMap[i]; nil: identity
 
@@ -171,7 +174,9 @@ func (q *qbuilder) join(j *ast.Join, aliases map[string]bool) (*lnode, error) {
 			return nil, err
 		}
 	}
-	if j.On != nil {
+	if j.On != nil && n.kind == InnerJoin && hasSubquery(j.On.Expr) {
+		n.onSub = append(n.onSub, splitAndAST(j.On.Expr, nil)...)
+	} else if j.On != nil {
 		sq := q.newSubqueries(joined)
 		c, err := q.buildExpr(j.On.Expr, joined, "on clause", sq, nil)
 		if err != nil {
@@ -317,3 +322,46 @@ func cteSource(e *cteEntry, alias string) *lnode {
 	}
 	return &lnode{plan: &CTERead{Def: e.def, cols: cols}, cols: cols}
 }
+
+// onSubqueries collects the inner joins' ON conjuncts that have
+// subqueries; under an outer join they would filter the preserved side
+// too, which is not supported yet (1235).
+func (n *lnode) onSubqueries(out []ast.ExprNode) ([]ast.ExprNode, error) {
+	return n.collectOnSub(out, false)
+}
+
+func (n *lnode) collectOnSub(out []ast.ExprNode, underOuter bool) ([]ast.ExprNode, error) {
+	if !n.isJoin() {
+		return out, nil
+	}
+	if len(n.onSub) > 0 {
+		if underOuter {
+			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "subqueries in ON under an outer join")
+		}
+		out = append(out, n.onSub...)
+	}
+	outer := underOuter || n.kind == LeftOuterJoin
+	out, err := n.l.collectOnSub(out, outer)
+	if err != nil {
+		return nil, err
+	}
+	return n.r.collectOnSub(out, outer)
+}
+
+// hasSubquery reports whether e contains a subquery.
+func hasSubquery(e ast.Node) bool {
+	v := &subqueryFinder{}
+	e.Accept(v)
+	return v.found
+}
+
+type subqueryFinder struct{ found bool }
+
+func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.SubqueryExpr); ok {
+		v.found = true
+	}
+	return n, v.found
+}
+
+func (v *subqueryFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }

@@ -132,9 +132,16 @@ func (q *qbuilder) fromWhere(ln *lnode, where ast.ExprNode) (Plan, error) {
 	sq := q.newSubqueries(ln.cols)
 	var conds []expr.Expression
 	var semis []func(Plan) Plan
+	conjuncts, err := ln.onSubqueries(nil)
+	if err != nil {
+		return nil, err
+	}
 	if where != nil {
+		conjuncts = splitAndAST(where, conjuncts)
+	}
+	if len(conjuncts) > 0 {
 		s := q.schemaFor(ln.cols, "where clause", sq, nil)
-		for _, c := range splitAndAST(where, nil) {
+		for _, c := range conjuncts {
 			if pred, ok := asSubqueryPred(c); ok {
 				kind := SemiJoin
 				if pred.neg {

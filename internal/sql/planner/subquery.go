@@ -234,6 +234,9 @@ func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol,
 	if err != nil {
 		return nil, false, err
 	}
+	if subs, err := ln.onSubqueries(nil); err != nil || len(subs) > 0 {
+		return nil, false, nil // planned with its WHERE by the Apply path
+	}
 	var pulledE, localE []expr.Expression
 	sqIn := iq.newSubqueries(ln.cols)
 	if st.Where != nil {
