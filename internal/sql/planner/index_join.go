@@ -13,7 +13,7 @@ import (
 // every row the equality would); and when the left side is expected to
 // be smaller than the right (or force). The lookups use the index with
 // the most key columns (the primary key first).
-func indexJoinFor(j *Join, n *lnode, conds []expr.Expression, force bool, outerEst, innerEst float64) {
+func (q *qbuilder) indexJoinFor(j *Join, n *lnode, conds []expr.Expression, force bool, outerEst, innerEst float64) {
 	if n == nil || n.table == nil || IsMemTable(n.table.DB) || len(j.EqLeft) == 0 ||
 		j.NullAwareKey || len(j.Cmp) > 0 {
 		return
@@ -22,6 +22,13 @@ func indexJoinFor(j *Join, n *lnode, conds []expr.Expression, force bool, outerE
 		return
 	}
 	t := n.table.Table
+	stats := statsOf(q.ctx, t.ID)
+	// cheap: the lookups (each costing about lookupCost scanned rows,
+	// plus the rows they find) cost less than scanning the table once.
+	cheap := func(fanout float64) bool {
+		const lookupCost = 20
+		return force || outerEst*(lookupCost+fanout) < stats.RowCount()+outerEst
+	}
 	colKey := map[int]int{} // table column offset -> key position
 	for i, r := range j.EqRight {
 		c, ok := r.(*expr.Column)
@@ -39,6 +46,9 @@ func indexJoinFor(j *Join, n *lnode, conds []expr.Expression, force bool, outerE
 	}
 	if pk := t.PKHandleColumn(); pk != nil {
 		if k, ok := colKey[pk.Offset]; ok {
+			if !cheap(1) {
+				return
+			}
 			setIndexJoin(j, &IndexJoinInner{Source: *n.table, KeyPos: []int{k}, Conds: conds})
 			return
 		}
@@ -59,6 +69,21 @@ func indexJoinFor(j *Join, n *lnode, conds []expr.Expression, force bool, outerE
 		}
 	}
 	if best != nil {
+		fanout := stats.RowCount() / 1000 // pseudo: 1/1000 per value
+		if is := stats.Index(best.ID); !is.Pseudo() && is.NDV() > 0 {
+			fanout = stats.RowCount() / is.NDV()
+			if len(bestKeys) < len(best.Columns) {
+				// Only a prefix is equal: NDV of the whole index
+				// overstates the selectivity.
+				fanout *= float64(len(best.Columns) - len(bestKeys) + 1)
+			}
+		}
+		if best.Unique && len(bestKeys) == len(best.Columns) {
+			fanout = 1
+		}
+		if !cheap(fanout) {
+			return
+		}
 		in := &IndexJoinInner{Source: *n.table, Index: best, KeyPos: bestKeys, Conds: conds}
 		if j.Kind.IsSemi() {
 			// Only the keys and the conditions read the right rows: the

@@ -72,7 +72,7 @@ func (q *qbuilder) innerJoins(n *lnode, conds []expr.Expression) Plan {
 	}
 	for _, u := range units {
 		u.plan = q.physical(u.n, u.conds)
-		u.est = estimate(u.plan)
+		u.est = q.estimate(u.plan)
 	}
 	if len(units) == 1 {
 		return units[0].plan
@@ -174,60 +174,3 @@ func isEquality(e expr.Expression) bool {
 	return ok
 }
 
-// estimate guesses a plan's rows without statistics (TiDB's pseudo
-// estimates: 10000 rows a table, 10 per equal index prefix, 1 for a
-// unique key, a quarter for a range, 0.8 per other filter).
-func estimate(p Plan) float64 {
-	switch x := p.(type) {
-	case *PointGet:
-		return float64(max(len(x.Handles), len(x.IndexValues)))
-	case *TableScan:
-		if x.Full {
-			return 10000
-		}
-		return 2500
-	case *IndexLookUp:
-		eq := true
-		for _, r := range x.Ranges {
-			if len(r.Lows)+len(r.Highs) > 0 {
-				eq = false
-			}
-		}
-		if eq {
-			return 10 * float64(len(x.Ranges))
-		}
-		return 2500
-	case *Selection:
-		e := estimate(x.Child)
-		for range x.Conds {
-			e *= 0.8
-		}
-		return max(e, 1)
-	case *Dual:
-		return float64(x.Rows)
-	case *Join:
-		l, r := estimate(x.Left), estimate(x.Right)
-		if x.Kind.IsSemi() || x.Kind == LeftOuterJoin {
-			return l
-		}
-		if len(x.EqLeft) > 0 {
-			return max(l, r)
-		}
-		return l * r
-	case *Agg:
-		if x.Stream {
-			return 1
-		}
-		return estimate(x.Child) / 2
-	case *Limit:
-		if c, ok := x.Count.(*expr.Constant); ok && !c.IsParam() {
-			if v := c.Value.GetInt64(); v >= 0 {
-				return min(float64(v), estimate(x.Child))
-			}
-		}
-	}
-	if ch := p.Children(); len(ch) == 1 {
-		return estimate(ch[0])
-	}
-	return 10000
-}

@@ -188,7 +188,7 @@ func (q *qbuilder) outerJoin(n *lnode, conds []expr.Expression) Plan {
 		p = proj
 	} else {
 		j := q.newJoin(Join{Kind: n.kind, Left: lp, Right: rp, Other: jc})
-		q.chooseAlgo(j, n.r, remapAll(rc, shift), estimate(lp), estimate(rp))
+		q.chooseAlgo(j, n.r, remapAll(rc, shift), q.estimate(lp), q.estimate(rp))
 		p = j
 	}
 	if len(above) > 0 {
@@ -209,7 +209,7 @@ func (q *qbuilder) chooseAlgo(j *Join, right *lnode, rconds []expr.Expression, l
 		j.Merge = len(j.EqLeft) > 0 && !j.NullAwareKey
 	default:
 		if right != nil && !right.isJoin() {
-			indexJoinFor(j, right, rconds, algo == algoIndex, lest, rest)
+			q.indexJoinFor(j, right, rconds, algo == algoIndex, lest, rest)
 		}
 	}
 	j.BuildLeft = j.Kind == InnerJoin && j.IndexJoin == nil && !j.Merge && lest < rest

@@ -322,7 +322,7 @@ func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol,
 		j := q.newJoin(Join{Kind: kind, Left: p, Right: inner,
 			Other: shiftRight(conds, n, w), Cmp: shiftRight(cmp, n, w)})
 		if !innerSubqueries {
-			iq.chooseAlgo(j, ln, localE, estimate(p), estimate(inner))
+			iq.chooseAlgo(j, ln, localE, iq.estimate(p), iq.estimate(inner))
 			j.BuildLeft = false
 		}
 		return j
