@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"slices"
 	"sort"
 	"sync/atomic"
 
@@ -92,7 +93,8 @@ func (t *MemTracker) relieve() error {
 	return sqlerr.New(ErrMemQuotaExceeded, t.connID)
 }
 
-// AddSpiller registers s with t's root.
+// AddSpiller registers s with t's root (once: an operator opened again
+// registers again).
 func (t *MemTracker) AddSpiller(s Spiller) {
 	if t == nil {
 		return
@@ -100,6 +102,9 @@ func (t *MemTracker) AddSpiller(s Spiller) {
 	root := t
 	for root.parent != nil {
 		root = root.parent
+	}
+	if slices.Contains(root.spillers, s) {
+		return
 	}
 	root.spillers = append(root.spillers, s)
 }

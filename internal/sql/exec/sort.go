@@ -11,7 +11,12 @@ import (
 )
 
 // sortExec orders all child rows by the ORDER BY items (a stable sort);
-// as TopN it then returns only rows offset..offset+count.
+// as TopN it then returns only rows offset..offset+count. Over the
+// memory quota it sorts externally: each Spill writes the rows held so
+// far as a sorted run to a file, and the output merges the runs and the
+// rows still in memory (spill_sort.go). A TopN with a small bound keeps
+// only offset+count rows in a heap and never spills (topn_heap in
+// spill_sort.go).
 type sortExec struct {
 	base
 	by            []planner.ByItem
@@ -22,6 +27,18 @@ type sortExec struct {
 	pos   int
 	mem   *MemTracker
 	bytes int64
+
+	// filling: Open is reading the child (the only time Spill can act).
+	filling bool
+	codec   *rowCodec
+	runs    []*spillFile
+	merge   *sortMerger
+	skip    uint64       // rows still to skip (merged output)
+	left    uint64       // rows still to return (merged output)
+	err     error        // a spill error, reported by Open
+	ords    []expr.Order // the ORDER BY items' orders (collations)
+	// topStore holds a TopN heap's rows.
+	topStore rowStore
 }
 
 type sortRow struct {
@@ -29,12 +46,18 @@ type sortRow struct {
 	keys []types.Datum
 }
 
+// topNHeapMax is the largest offset+count a TopN keeps in a heap; a
+// larger bound sorts (and spills) as a full sort.
+const topNHeapMax = 1 << 16
+
 func (e *sortExec) Open(ctx context.Context) error {
 	if err := e.openChild(ctx); err != nil {
 		return err
 	}
-	e.rows, e.pos = e.rows[:0], 0
+	e.closeRuns()
+	e.rows, e.pos, e.err = e.rows[:0], 0, nil
 	e.mem, e.bytes = e.ectx.trackerFor(e.node), 0
+	e.ords = byOrders(e.by)
 	skip, left := uint64(0), ^uint64(0)
 	if e.topN {
 		var err error
@@ -44,48 +67,26 @@ func (e *sortExec) Open(ctx context.Context) error {
 		if left, err = evalLimit(e.ectx, e.count, ^uint64(0)); err != nil {
 			return err
 		}
-	}
-	for {
-		if err := e.child.Next(ctx, e.buf); err != nil {
-			return err
-		}
-		n := e.buf.NumRows()
-		if n == 0 {
-			break
-		}
-		store := chunk.New(e.fts, n)
-		for i := 0; i < n; i++ {
-			store.AppendRow(e.buf.GetRow(i))
-			row := store.GetRow(i)
-			keys := make([]types.Datum, len(e.by))
-			for k, b := range e.by {
-				d, err := b.Expr.Eval(e.ectx.Eval, row)
-				if err != nil {
-					return err
-				}
-				keys[k] = d
-			}
-			e.rows = append(e.rows, sortRow{row: row, keys: keys})
-			sz := rowSize(row, e.fts) + int64(len(keys))*24 + 48
-			e.bytes += sz
-			if err := e.mem.Consume(sz); err != nil {
-				return err
-			}
+		if bound := skip + left; bound >= skip && bound <= topNHeapMax {
+			return e.openTopN(ctx, skip, left)
 		}
 	}
-	ords := byOrders(e.by)
-	slices.SortStableFunc(e.rows, func(a, b sortRow) int {
-		for k, item := range e.by {
-			c := ords[k].CompareNullsFirst(&a.keys[k], &b.keys[k])
-			if item.Desc {
-				c = -c
-			}
-			if c != 0 {
-				return c
-			}
-		}
-		return 0
-	})
+	e.mem.AddSpiller(e)
+	e.filling = true
+	err := e.readAll(ctx)
+	e.filling = false
+	if err == nil {
+		err = e.err
+	}
+	if err != nil {
+		return err
+	}
+	e.sortRows()
+	if len(e.runs) > 0 {
+		e.skip, e.left = skip, left
+		e.merge, err = newSortMerger(e, e.runs, e.rows)
+		return err
+	}
 	if skip >= uint64(len(e.rows)) {
 		e.rows = e.rows[:0]
 	} else {
@@ -96,6 +97,107 @@ func (e *sortExec) Open(ctx context.Context) error {
 	}
 	return nil
 }
+
+// readAll reads the child's rows into e.rows (spilling runs when asked).
+func (e *sortExec) readAll(ctx context.Context) error {
+	for {
+		if err := e.child.Next(ctx, e.buf); err != nil {
+			return err
+		}
+		n := e.buf.NumRows()
+		if n == 0 {
+			return nil
+		}
+		store := chunk.New(e.fts, n)
+		for i := 0; i < n; i++ {
+			store.AppendRow(e.buf.GetRow(i))
+			row := store.GetRow(i)
+			keys, err := e.keysOf(row)
+			if err != nil {
+				return err
+			}
+			e.rows = append(e.rows, sortRow{row: row, keys: keys})
+			sz := rowSize(row, e.fts) + int64(len(keys))*24 + 48
+			e.bytes += sz
+			if err := e.mem.Consume(sz); err != nil {
+				return err
+			}
+			if e.err != nil {
+				return e.err
+			}
+		}
+	}
+}
+
+// keysOf evaluates the ORDER BY items on row.
+func (e *sortExec) keysOf(row chunk.Row) ([]types.Datum, error) {
+	keys := make([]types.Datum, len(e.by))
+	for k, b := range e.by {
+		d, err := b.Expr.Eval(e.ectx.Eval, row)
+		if err != nil {
+			return nil, err
+		}
+		keys[k] = d
+	}
+	return keys, nil
+}
+
+// compareKeys orders two rows' ORDER BY values.
+func (e *sortExec) compareKeys(a, b []types.Datum) int {
+	for k, item := range e.by {
+		c := e.ords[k].CompareNullsFirst(&a[k], &b[k])
+		if item.Desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+func (e *sortExec) sortRows() {
+	slices.SortStableFunc(e.rows, func(a, b sortRow) int { return e.compareKeys(a.keys, b.keys) })
+}
+
+// Spill writes the rows held so far as one sorted run and releases
+// them; it does nothing outside Open's reading (a TopN heap or rows
+// being returned stay in memory).
+func (e *sortExec) Spill() (int64, error) {
+	if !e.filling || len(e.rows) == 0 || e.err != nil {
+		return 0, nil
+	}
+	e.sortRows()
+	if e.codec == nil {
+		e.codec = newRowCodec(e.fts)
+	}
+	f, err := newSpillFile()
+	if err != nil {
+		e.err = err
+		return 0, err
+	}
+	var rec []byte
+	for _, r := range e.rows {
+		rec = e.codec.encode(rec[:0], r.row)
+		f.write(rec)
+	}
+	if err := f.rewind(); err != nil {
+		_ = f.Close()
+		e.err = err
+		return 0, err
+	}
+	e.runs = append(e.runs, f)
+	e.mem.RecordSpill(f.written)
+	clear(e.rows)
+	e.rows = e.rows[:0]
+	freed := e.bytes
+	e.bytes = 0
+	_ = e.mem.Consume(-freed)
+	return freed, nil
+}
+
+// MemUsed reports the bytes of the rows held.
+func (e *sortExec) MemUsed() int64 { return e.bytes }
 
 // compareNullsFirst orders NULL before every value, as MySQL's ORDER BY.
 func compareNullsFirst(a, b *types.Datum) int {
@@ -112,6 +214,9 @@ func compareNullsFirst(a, b *types.Datum) int {
 
 func (e *sortExec) Next(ctx context.Context, chk *chunk.Chunk) error {
 	chk.Reset()
+	if e.merge != nil {
+		return e.nextMerged(chk)
+	}
 	for e.pos < len(e.rows) && !chk.IsFull() {
 		chk.AppendRow(e.rows[e.pos].row)
 		e.pos++
@@ -119,11 +224,41 @@ func (e *sortExec) Next(ctx context.Context, chk *chunk.Chunk) error {
 	return nil
 }
 
-// Close releases the sorted rows (the tree may be kept for reuse).
+// nextMerged fills chk from the merge of the runs, applying a TopN's
+// offset and count.
+func (e *sortExec) nextMerged(chk *chunk.Chunk) error {
+	for e.left > 0 && !chk.IsFull() {
+		row, ok, err := e.merge.next()
+		if err != nil || !ok {
+			return err
+		}
+		if e.skip > 0 {
+			e.skip--
+		} else {
+			chk.AppendRow(row)
+			e.left--
+		}
+		if err := e.merge.advance(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *sortExec) closeRuns() {
+	closeSpillFiles(e.runs)
+	clear(e.runs)
+	e.runs, e.merge = e.runs[:0], nil
+}
+
+// Close releases the sorted rows and the runs (the tree may be kept for
+// reuse).
 func (e *sortExec) Close() error {
 	_ = e.mem.Consume(-e.bytes)
 	e.bytes = 0
 	clear(e.rows)
 	e.rows = e.rows[:0]
+	e.closeRuns()
+	e.topStore.reset()
 	return e.base.Close()
 }
