@@ -14,7 +14,8 @@ import (
 // equality keys, then streams the probe side through it. Without keys
 // every build row is a candidate (a nested loop). Rows with a NULL key
 // (not <=>) never match; with a null-aware key (IN) they make the match
-// NULL instead.
+// NULL instead. Over the memory quota a join with keys becomes a grace
+// hash join (spill_join.go).
 type hashJoin struct {
 	base
 	p           *planner.Join
@@ -33,6 +34,12 @@ type hashJoin struct {
 	probeEOF bool
 	pending  *chunk.Chunk
 	pendPos  int
+
+	// buildRows counts the build rows kept (those with a NULL key only
+	// when null-aware): "the build side is not empty" for NOT IN.
+	buildRows int64
+	building  bool // reading a build side (the only time Spill can act)
+	grace     graceJoin
 }
 
 func (e *hashJoin) Open(ctx context.Context) error {
@@ -52,11 +59,17 @@ func (e *hashJoin) Open(ctx context.Context) error {
 	if e.p.BuildLeft {
 		build, buildBuf, keys = e.left, e.lbuf, e.p.EqLeft
 	}
+	e.grace.close()
 	e.store = rowStore{fts: build.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
 	e.table = make(map[string][]rowRef)
-	e.buildNull = false
+	e.buildNull, e.buildRows = false, 0
 	e.probeRow, e.probeEOF, e.pendPos = 0, false, 0
 	e.pending.Reset()
+	if len(keys) > 0 {
+		e.store.mem.AddSpiller(e)
+	}
+	e.building = true
+	defer func() { e.building = false }()
 	for {
 		if err := build.Next(ctx, buildBuf); err != nil {
 			return err
@@ -74,17 +87,23 @@ func (e *hashJoin) Open(ctx context.Context) error {
 			if null {
 				if e.p.NullAwareKey {
 					e.buildNull = true
-					e.store.add(row)
+					e.buildRows++
+					if !e.grace.spilled {
+						e.store.add(row)
+					}
 				}
 				continue
 			}
-			ref := e.store.add(row)
-			if len(keys) > 0 {
-				e.table[string(k)] = append(e.table[string(k)], ref)
+			e.buildRows++
+			if err := e.addBuild(k, row); err != nil {
+				return err
 			}
 		}
 	}
 	if err := e.store.Err(); err != nil {
+		return err
+	}
+	if err := e.grace.endBuild(); err != nil {
 		return err
 	}
 	e.allRefs = e.store.all(e.allRefs)
@@ -124,6 +143,9 @@ func (e *hashJoin) fill(ctx context.Context, n int) error {
 	if e.p.BuildLeft {
 		probe, buf, keys = e.right, e.rbuf, e.p.EqRight
 	}
+	if e.grace.spilled || e.grace.phase != graceOff {
+		return e.fillGrace(ctx, n)
+	}
 	for e.pending.NumRows() < n {
 		if e.probeRow >= buf.NumRows() {
 			if err := probe.Next(ctx, buf); err != nil {
@@ -137,42 +159,53 @@ func (e *hashJoin) fill(ctx context.Context, n int) error {
 		}
 		row := buf.GetRow(e.probeRow)
 		e.probeRow++
-		var cands []rowRef
-		forced := tFalse
 		if len(keys) == 0 {
-			cands = e.allRefs
-		} else {
-			k, null, err := e.keyOf(keys, row)
-			if err != nil {
-				return err
-			}
-			switch {
-			case null && e.p.NullAwareKey:
-				if e.store.n > 0 {
-					forced = tNull
-				}
-			case null:
-			default:
-				cands = e.table[string(k)]
-				if len(cands) == 0 && e.buildNull {
-					forced = tNull
-				}
-			}
-		}
-		if e.p.BuildLeft {
-			if err := e.j.emitBuildLeft(e.pending, row, &e.store, cands); err != nil {
+			if err := e.probe(row, nil, false, true); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := e.j.emit(e.pending, row, &e.store, cands, forced); err != nil {
+		k, null, err := e.keyOf(keys, row)
+		if err != nil {
+			return err
+		}
+		if err := e.probe(row, k, null, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// probe emits the output of probe row (with join key k, or a NULL key)
+// against the build rows in memory (all of them for a join without
+// keys).
+func (e *hashJoin) probe(row chunk.Row, k []byte, null, keyless bool) error {
+	forced := tFalse
+	var cands []rowRef
+	if keyless {
+		cands = e.allRefs
+	} else {
+		switch {
+		case null && e.p.NullAwareKey:
+			if e.buildRows > 0 {
+				forced = tNull
+			}
+		case null:
+		default:
+			cands = e.table[string(k)]
+			if len(cands) == 0 && e.buildNull {
+				forced = tNull
+			}
+		}
+	}
+	if e.p.BuildLeft {
+		return e.j.emitBuildLeft(e.pending, row, &e.store, cands)
+	}
+	return e.j.emit(e.pending, row, &e.store, cands, forced)
+}
+
 func (e *hashJoin) Close() error {
+	e.grace.close()
 	e.store.reset()
 	e.table = nil
 	e.allRefs = e.allRefs[:0]

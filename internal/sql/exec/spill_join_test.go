@@ -1,0 +1,30 @@
+package exec
+
+import "testing"
+
+func TestSpillHashJoin(t *testing.T) {
+	cat, begin := spillTable(t, 3000, 3)
+	for _, q := range []string{
+		"SELECT s.id, r.id, s.b, r.b FROM s JOIN r ON s.a = r.a",
+		"SELECT s.id, r.id FROM s JOIN r ON s.a = r.a AND s.b = r.b",
+		"SELECT s.id, r.id, r.b FROM s LEFT JOIN r ON s.a = r.a AND r.b < s.b",
+		"SELECT r.id, s.id FROM r LEFT JOIN s ON s.a = r.a",
+		"SELECT id FROM s WHERE a IN (SELECT a FROM r)",
+		"SELECT id FROM s WHERE EXISTS (SELECT 1 FROM r WHERE r.a = s.a AND r.b <> s.b)",
+		"SELECT id FROM s WHERE NOT EXISTS (SELECT 1 FROM r WHERE r.a = s.a)",
+		"SELECT id FROM s WHERE a NOT IN (SELECT a FROM r WHERE b <> 'aa')",
+		"SELECT id FROM s WHERE a NOT IN (SELECT a FROM r WHERE a IS NOT NULL)",
+		"SELECT id, a IN (SELECT a FROM r WHERE b > 'b') FROM s",
+		"SELECT id, a NOT IN (SELECT a FROM r) FROM s",
+		"SELECT id, a NOT IN (SELECT a FROM r WHERE a IS NOT NULL) FROM s",
+	} {
+		for _, quota := range []int64{4 << 10, 24 << 10} {
+			checkSpill(t, cat, begin, q, quota, false)
+		}
+	}
+	// Without keys a join cannot partition: 8175.
+	res := queryQuota(t, cat, begin, "SELECT COUNT(*) FROM s JOIN r ON s.a < r.a", 4<<10)
+	if !isQuotaErr(res.err) {
+		t.Fatalf("a join without keys over the quota: %v", res.err)
+	}
+}
