@@ -20,6 +20,8 @@ type ColInfo struct {
 	Ft         *types.FieldType
 	Default    types.Datum
 	IsPKHandle bool
+	// Skip: the reader does not need the column; it is decoded as NULL.
+	Skip bool
 }
 
 // rowView is a parsed row header.
@@ -120,6 +122,10 @@ func DecodeRowToChunk(row []byte, cols []ColInfo, handle int64, chk *chunk.Chunk
 	for i := range cols {
 		c := &cols[i]
 		col := chk.Column(i)
+		if c.Skip {
+			col.AppendNull()
+			continue
+		}
 		if c.IsPKHandle {
 			if c.Ft.IsUnsigned() {
 				col.AppendUint64(uint64(handle))

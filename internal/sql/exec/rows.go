@@ -17,6 +17,21 @@ func newRowDecoder(t *catalog.TableInfo) rowDecoder {
 	return rowDecoder{t: t, cols: t.ColInfos()}
 }
 
+// newPrunedDecoder decodes only the columns needed marks (nil: all); the
+// others are NULL.
+func newPrunedDecoder(t *catalog.TableInfo, needed []bool) rowDecoder {
+	d := newRowDecoder(t)
+	if needed == nil {
+		return d
+	}
+	cols := append([]codec.ColInfo(nil), d.cols...)
+	for i := range cols {
+		cols[i].Skip = i < len(needed) && !needed[i]
+	}
+	d.cols = cols
+	return d
+}
+
 // appendRow decodes value (the row stored under handle) into chk.
 func (d *rowDecoder) appendRow(chk *chunk.Chunk, handle int64, value []byte) error {
 	if err := codec.DecodeRowToChunk(value, d.cols, handle, chk); err != nil {

@@ -23,7 +23,9 @@ type tableScan struct {
 func (e *tableScan) rangeExact() bool { return e.exact }
 
 func (e *tableScan) Open(ctx context.Context) error {
-	e.dec = newRowDecoder(e.p.Table)
+	if e.dec.t == nil {
+		e.dec = newPrunedDecoder(e.p.Table, e.p.Needed)
+	}
 	e.exact = true
 	var start, end kv.Key
 	if e.p.Full {

@@ -41,7 +41,66 @@ func markCovering(p Plan, needed []bool) {
 		markCovering(x.Child, child)
 	case *IndexLookUp:
 		x.IndexOnly = covers(x, usedBy(n, needed, x.RangeConds...))
+	case *TableScan:
+		x.Needed = usedBy(n, needed, x.RangeConds...)
+		x.Needed[x.HandleIndex()] = true
+	case *Join:
+		markJoin(x, needed, nil)
+	case *Apply:
+		markJoin(&x.Join, needed, x.Corr)
+	case *Window:
+		cn := len(x.Child.Schema())
+		child := make([]bool, cn)
+		copy(child, needed[:cn])
+		child = usedBy(cn, child, x.PartitionBy...)
+		child = usedBy(cn, child, byExprs(x.OrderBy)...)
+		for _, f := range x.Funcs {
+			child = usedBy(cn, child, f.Args...)
+		}
+		markCovering(x.Child, child)
+	case *MaxOneRow:
+		markCovering(x.Child, needed)
+	default:
+		for _, c := range p.Children() {
+			markCovering(c, nil)
+		}
 	}
+}
+
+// markJoin passes a join's needs to its sides: the output columns read
+// above, the keys and conditions, and for an Apply the outer columns its
+// correlated columns read (the inner side is re-run with them: all of its
+// columns stay).
+func markJoin(j *Join, needed []bool, corr []CorrBinding) {
+	nl, nr := len(j.Left.Schema()), len(j.Right.Schema())
+	left := make([]bool, nl)
+	right := make([]bool, nr)
+	if !j.Kind.IsSemi() {
+		copy(left, needed[:nl])
+		copy(right, needed[nl:])
+	} else {
+		copy(left, needed[:min(nl, len(needed))])
+	}
+	left = usedBy(nl, left, j.EqLeft...)
+	right = usedBy(nr, right, j.EqRight...)
+	for _, e := range append(append([]expr.Expression(nil), j.Other...), j.Cmp...) {
+		for _, c := range expr.ExtractColumns(e) {
+			if c.Index < nl {
+				left[c.Index] = true
+			} else if c.Index-nl < nr {
+				right[c.Index-nl] = true
+			}
+		}
+	}
+	for _, b := range corr {
+		left[b.Outer] = true
+	}
+	markCovering(j.Left, left)
+	if corr != nil || j.IndexJoin != nil {
+		markCovering(j.Right, nil)
+		return
+	}
+	markCovering(j.Right, right)
 }
 
 // usedBy adds the columns es read to base (a fresh set of n when nil).

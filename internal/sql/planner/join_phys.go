@@ -103,7 +103,15 @@ func (q *qbuilder) physical(n *lnode, conds []expr.Expression) Plan {
 			return p
 		}
 		if n.table != nil {
-			p, rest := accessPathWith(*n.table, conds, q.hints.indexFilter(n))
+			filter := q.hints.indexFilter(n)
+			p, rest := accessPathWith(*n.table, conds, filter)
+			if il, ok := p.(*IndexLookUp); ok && filter == nil {
+				// With statistics, an index range that finds a large part
+				// of the table costs more in row lookups than a scan.
+				if t := statsOf(q.ctx, il.Table.ID); !t.Pseudo() && q.estimate(il)*4 > t.RowCount() {
+					p, rest = &TableScan{TableSource: *n.table, Full: true}, conds
+				}
+			}
 			if len(rest) > 0 {
 				p = &Selection{Child: p, Conds: rest}
 			}

@@ -113,6 +113,9 @@ type TableScan struct {
 	// range alone when every bound converts exactly to a handle, else
 	// re-checked on each row.
 	RangeConds []expr.Expression
+	// Needed marks the output columns the plan reads (nil: all); the
+	// others are left NULL instead of decoded.
+	Needed []bool
 }
 
 // IndexRange is one range of an index: equal values on the first
