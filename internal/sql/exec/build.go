@@ -109,6 +109,14 @@ func build(ectx *Context, p planner.Plan) (Executor, error) {
 	case *planner.Window:
 		b, err := mk(x.Child)
 		return &window{base: b, p: x}, err
+	case *planner.MultiDML:
+		return buildMultiDML(ectx, x)
+	case *planner.Materialize:
+		if m := ectx.mats[x]; m != nil {
+			return m, nil
+		}
+		b, err := mk(x.Child)
+		return &materialize{base: b}, err
 	case *planner.Dual:
 		b, _ := mk(nil)
 		return &dual{base: b, rows: x.Rows}, nil

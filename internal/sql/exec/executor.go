@@ -73,6 +73,8 @@ type Context struct {
 	// runtime figures by plan node.
 	Stats *RuntimeStats
 
+	// mats are the shared materialized joins of multi-table DML.
+	mats map[*planner.Materialize]*materialize
 	// ctes holds the statement's materialized CTEs (cte.go).
 	ctes map[*planner.CTEDef]*cteResult
 	// LockPointReads: a DML statement of a pessimistic transaction also

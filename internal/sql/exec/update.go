@@ -79,6 +79,12 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 						for j := range upd {
 							scratch.AppendDatum(j, &upd[j])
 						}
+						// A multi-table UPDATE's input has the join's
+						// columns between the table's and the handle.
+						for j := len(upd); j < hIdx; j++ {
+							d := r.GetDatum(j, fts[j])
+							scratch.AppendDatum(j, &d)
+						}
 						scratch.AppendInt64(hIdx, r.GetInt64(hIdx))
 						src = scratch.GetRow(0)
 					}

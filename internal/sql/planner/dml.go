@@ -144,8 +144,8 @@ func buildDMLRead(ctx Context, src TableSource, where ast.ExprNode, ob *ast.Orde
 }
 
 func buildUpdate(ctx Context, st *ast.UpdateStmt) (Plan, error) {
-	if st.MultipleTable {
-		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "multi-table UPDATE")
+	if st.MultipleTable || isJoin(st.TableRefs) {
+		return buildMultiUpdate(ctx, st)
 	}
 	src, err := singleTable(ctx, st.TableRefs)
 	if err != nil {
@@ -164,7 +164,7 @@ func buildUpdate(ctx Context, st *ast.UpdateStmt) (Plan, error) {
 
 func buildDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
 	if st.IsMultiTable {
-		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "multi-table DELETE")
+		return buildMultiDelete(ctx, st)
 	}
 	src, err := singleTable(ctx, st.TableRefs)
 	if err != nil {

@@ -1,0 +1,227 @@
+package planner
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
+)
+
+// MultiDML is a multi-table UPDATE or DELETE: every target (an Update
+// or Delete) reads its rows from one join, materialized (Mat) before any
+// target writes, so that no target sees another's changes; each target
+// row is changed once however many join rows name it.
+type MultiDML struct {
+	Mat     *Materialize
+	Targets []Plan
+}
+
+// Schema implements Plan.
+func (p *MultiDML) Schema() []OutCol { return nil }
+
+// Children implements Plan.
+func (p *MultiDML) Children() []Plan { return p.Targets }
+
+func (p *MultiDML) explainInfo() (name, obj, info string) { return "MultiDML", "", "N/A" }
+
+// Materialize reads all of its child's rows once per execution and
+// returns them to every reader.
+type Materialize struct {
+	Child Plan
+}
+
+// Schema implements Plan.
+func (p *Materialize) Schema() []OutCol { return p.Child.Schema() }
+
+// Children implements Plan.
+func (p *Materialize) Children() []Plan { return []Plan{p.Child} }
+
+func (p *Materialize) explainInfo() (name, obj, info string) { return "Materialize", "", "" }
+
+// dmlTarget is a base table of a multi-table statement's FROM, with the
+// positions of its columns (contiguous) and handle in the FROM's columns.
+type dmlTarget struct {
+	src    *TableSource
+	first  int
+	handle int
+}
+
+func (n *lnode) dmlTargets(off int, outMap []int, out []dmlTarget) []dmlTarget {
+	if !n.isJoin() {
+		if n.table != nil {
+			return append(out, dmlTarget{src: n.table, first: off, handle: off + n.table.HandleIndex()})
+		}
+		return out
+	}
+	nl := len(n.l.cols)
+	var inner []dmlTarget
+	inner = n.l.dmlTargets(0, nil, inner)
+	inner = n.r.dmlTargets(nl, nil, inner)
+	for _, t := range inner {
+		first, handle := t.first, t.handle
+		if n.outMap != nil {
+			// USING moves columns: the target needs its own, in order.
+			pos := func(src int) int {
+				for o, s := range n.outMap {
+					if s == src {
+						return o
+					}
+				}
+				return -1
+			}
+			f := pos(first)
+			ok := f >= 0
+			for i := 0; ok && i <= handle-first; i++ {
+				ok = pos(first+i) == f+i
+			}
+			if !ok {
+				continue
+			}
+			first, handle = f, f+handle-first
+		}
+		out = append(out, dmlTarget{src: t.src, first: first + off, handle: handle + off})
+	}
+	return out
+}
+
+// targetRows is the input of one target: its columns, then extra (the
+// join's columns, which assignments may read), then its handle, one row
+// per handle.
+func targetRows(mat *Materialize, t dmlTarget, withJoinCols bool) Plan {
+	in := mat.Schema()
+	proj := &Projection{Child: mat}
+	n := len(t.src.Table.Columns)
+	for i := 0; i < n; i++ {
+		proj.Exprs = append(proj.Exprs, columnOf(in, t.first+i))
+		proj.Cols = append(proj.Cols, in[t.first+i])
+	}
+	if withJoinCols {
+		for i := range in {
+			proj.Exprs = append(proj.Exprs, columnOf(in, i))
+			c := in[i]
+			c.Hidden = true
+			proj.Cols = append(proj.Cols, c)
+		}
+	}
+	proj.Exprs = append(proj.Exprs, columnOf(in, t.handle))
+	proj.Cols = append(proj.Cols, in[t.handle])
+	h := len(proj.Cols) - 1
+	agg := &Agg{Child: proj, GroupBy: []expr.Expression{columnOf(proj.Cols, h)}}
+	agg.cols = append([]OutCol(nil), proj.Cols...)
+	return agg
+}
+
+func findTarget(ts []dmlTarget, name *ast.TableName) (dmlTarget, bool) {
+	for _, t := range ts {
+		if strings.EqualFold(t.src.Alias, name.Name.O) && (name.Schema.O == "" || strings.EqualFold(name.Schema.O, t.src.DB)) {
+			return t, true
+		}
+	}
+	return dmlTarget{}, false
+}
+
+func buildMultiDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
+	if st.Order != nil || st.Limit != nil {
+		return nil, sqlerr.New(mysql.ErrWrongUsage, "DELETE", "ORDER BY or LIMIT")
+	}
+	q := &qbuilder{ctx: ctx}
+	ln, err := q.from(st.TableRefs.TableRefs, map[string]bool{})
+	if err != nil {
+		return nil, err
+	}
+	p, err := q.fromWhere(ln, st.Where)
+	if err != nil {
+		return nil, err
+	}
+	mat := &Materialize{Child: p}
+	all := ln.dmlTargets(0, nil, nil)
+	out := &MultiDML{Mat: mat}
+	for _, tn := range st.Tables.Tables {
+		t, ok := findTarget(all, tn)
+		if !ok {
+			return nil, sqlerr.New(mysql.ErrUnknownTable, tn.Name.O, "MULTI DELETE")
+		}
+		out.Targets = append(out.Targets, &Delete{Table: t.src.Table, Child: targetRows(mat, t, false), InfoSchema: ctx.InfoSchema()})
+	}
+	return out, nil
+}
+
+func buildMultiUpdate(ctx Context, st *ast.UpdateStmt) (Plan, error) {
+	if st.Order != nil || st.Limit != nil {
+		return nil, sqlerr.New(mysql.ErrWrongUsage, "UPDATE", "ORDER BY or LIMIT")
+	}
+	q := &qbuilder{ctx: ctx}
+	ln, err := q.from(st.TableRefs.TableRefs, map[string]bool{})
+	if err != nil {
+		return nil, err
+	}
+	p, err := q.fromWhere(ln, st.Where)
+	if err != nil {
+		return nil, err
+	}
+	mat := &Materialize{Child: p}
+	all := ln.dmlTargets(0, nil, nil)
+	sch := &schema{cols: ln.cols, clause: "field list"}
+	byTarget := map[int]*Update{}
+	out := &MultiDML{Mat: mat}
+	for _, a := range st.List {
+		idx, _, err := sch.Resolve(a.Column.Schema.O, a.Column.Table.O, a.Column.Name.O)
+		if err != nil {
+			return nil, err
+		}
+		ti := -1
+		for i, t := range all {
+			if idx >= t.first && idx < t.first+len(t.src.Table.Columns) {
+				ti = i
+			}
+		}
+		if ti < 0 {
+			return nil, sqlerr.New(mysql.ErrNonUpdatableTable, a.Column.Table.O, "UPDATE")
+		}
+		t := all[ti]
+		u := byTarget[ti]
+		if u == nil {
+			u = &Update{Table: t.src.Table, Child: targetRows(mat, t, true), Ignore: st.IgnoreErr, InfoSchema: ctx.InfoSchema()}
+			byTarget[ti] = u
+			out.Targets = append(out.Targets, u)
+		}
+		var e expr.Expression
+		if _, isDefault := a.Expr.(*ast.DefaultExpr); !isDefault {
+			built, err := expr.Build(ctx, a.Expr, sch)
+			if err != nil {
+				return nil, err
+			}
+			// Over the target's input: its columns, then the join's.
+			shift := len(t.src.Table.Columns)
+			e = remapAll([]expr.Expression{built}, func(i int) int { return i + shift })[0]
+		}
+		u.Assigns = append(u.Assigns, Assignment{Col: idx - t.first, Expr: e})
+	}
+	return out, nil
+}
+
+// isJoin reports a FROM of more than one table.
+func isJoin(refs *ast.TableRefsClause) bool {
+	if refs == nil || refs.TableRefs == nil {
+		return false
+	}
+	j := refs.TableRefs
+	for j.Right == nil {
+		inner, ok := j.Left.(*ast.Join)
+		if !ok {
+			if ts, ok := j.Left.(*ast.TableSource); ok {
+				if in, ok := ts.Source.(*ast.Join); ok {
+					inner = in
+				} else {
+					return false
+				}
+			} else {
+				return false
+			}
+		}
+		j = inner
+	}
+	return true
+}
