@@ -173,4 +173,3 @@ func isEquality(e expr.Expression) bool {
 	_, _, _, _, ok := expr.EqualityKey(e)
 	return ok
 }
-
