@@ -103,6 +103,9 @@ func (p *Proc) WaitLine(re *regexp.Regexp, timeout time.Duration) []string {
 	}
 }
 
+// Pid returns the process id (to read /proc/<pid>/status, say).
+func (p *Proc) Pid() int { return p.cmd.Process.Pid }
+
 // Output returns everything the process printed so far.
 func (p *Proc) Output() string {
 	p.mu.Lock()
