@@ -109,6 +109,9 @@ func build(ectx *Context, p planner.Plan) (Executor, error) {
 	case *planner.Window:
 		b, err := mk(x.Child)
 		return &window{base: b, p: x}, err
+	case *planner.Expand:
+		b, err := mk(x.Child)
+		return &expand{base: b, p: x}, err
 	case *planner.MultiDML:
 		return buildMultiDML(ectx, x)
 	case *planner.Materialize:

@@ -112,7 +112,7 @@ func (q *qbuilder) with(w *ast.WithClause) error {
 		if recursive {
 			err = q.recursiveCTE(c, e)
 		} else {
-			def.Seed, err = q.child(q.outer).resultSet(c.Query.Query)
+			def.Seed, err = q.child(nil).resultSet(c.Query.Query)
 			if err == nil {
 				err = def.setCols(c)
 			}
@@ -182,14 +182,14 @@ func (q *qbuilder) recursiveCTE(c *ast.CommonTableExpression, e *cteEntry) error
 	}
 	def := e.def
 	var err error
-	if def.Seed, err = q.child(q.outer).blocks(seed); err != nil {
+	if def.Seed, err = q.child(nil).blocks(seed); err != nil {
 		return err
 	}
 	if err := def.setCols(c); err != nil {
 		return err
 	}
 	e.pending, e.working = false, true
-	if def.Recursive, err = q.child(q.outer).blocks(rec); err != nil {
+	if def.Recursive, err = q.child(nil).blocks(rec); err != nil {
 		return err
 	}
 	if len(visible(def.Recursive.Schema())) != len(def.cols) {

@@ -90,6 +90,14 @@ func (q *qbuilder) indexJoinFor(j *Join, n *lnode, conds []expr.Expression, forc
 			// index entries may be enough.
 			ncols := len(n.table.Schema())
 			needed := usedBy(ncols, nil, append(append([]expr.Expression(nil), j.EqRight...), conds...)...)
+			nl := len(j.Left.Schema())
+			for _, e := range append(append([]expr.Expression(nil), j.Other...), j.Cmp...) {
+				for _, c := range expr.ExtractColumns(e) {
+					if c.Index >= nl && c.Index-nl < ncols {
+						needed[c.Index-nl] = true
+					}
+				}
+			}
 			in.IndexOnly = covers(&IndexLookUp{TableSource: *n.table, Index: best}, needed)
 		}
 		setIndexJoin(j, in)

@@ -56,7 +56,14 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 	var res *schema // what the field list, HAVING and ORDER BY resolve against
 	var extra func(ast.ExprNode) (expr.Expression, bool, error)
 	if len(aggs) > 0 || st.GroupBy != nil {
-		agg, err := buildAgg(q.ctx, p, st.GroupBy, aggs, st.Fields.Fields)
+		var agg *Agg
+		var rollupBy []ByItem
+		var err error
+		if st.GroupBy != nil && st.GroupBy.Rollup {
+			agg, rollupBy, err = q.rollup(p, st, aggs)
+		} else {
+			agg, err = buildAgg(q.ctx, p, st.GroupBy, aggs, st.Fields.Fields)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -73,6 +80,9 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 			}
 			p = &Selection{Child: sq.apply(p), Conds: splitAnd(c, nil)}
 			p = trimTo(p, len(res.cols))
+		}
+		if rollupBy != nil {
+			p = &Sort{Child: p, By: rollupBy}
 		}
 	} else {
 		if st.Having != nil {

@@ -7,8 +7,8 @@ import (
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
-// setOpr plans UNION / INTERSECT / EXCEPT [ALL | DISTINCT], left to
-// right (INTERSECT binds tighter in MySQL; the parser already nests it),
+// setOpr plans UNION / INTERSECT / EXCEPT [ALL | DISTINCT] (INTERSECT
+// first, then the others left to right, as MySQL),
 // with the ORDER BY and LIMIT of the whole. Result columns are named by
 // the first query; their types are the aggregate types of each position.
 func (q *qbuilder) setOpr(st *ast.SetOprStmt) (Plan, error) {
@@ -18,7 +18,10 @@ func (q *qbuilder) setOpr(st *ast.SetOprStmt) (Plan, error) {
 			return nil, err
 		}
 	}
-	var p Plan
+	// Plan the operands, then apply INTERSECT first (it binds tighter
+	// than UNION and EXCEPT, as in MySQL), then the rest left to right.
+	var plans []Plan
+	var ops []ast.SetOprType // ops[i] joins plans[i] to what is before it
 	for i, sel := range st.SelectList.Selects {
 		var cp Plan
 		var err error
@@ -37,33 +40,26 @@ func (q *qbuilder) setOpr(st *ast.SetOprStmt) (Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if i == 0 {
-			p = cp
-			continue
-		}
 		if afterOp != nil {
 			op = *afterOp
 		}
-		if len(visible(cp.Schema())) != len(visible(p.Schema())) {
+		if i > 0 && len(visible(cp.Schema())) != len(visible(plans[0].Schema())) {
 			return nil, sqlerr.New(mysql.ErrWrongNumberOfColumnsInSelect)
 		}
-		s := &SetOp{Inputs: []Plan{p, cp}}
-		switch op {
-		case ast.Union:
-			s.Op = Union
-		case ast.UnionAll:
-			s.Op, s.All = Union, true
-		case ast.Intersect:
-			s.Op = Intersect
-		case ast.IntersectAll:
-			s.Op, s.All = Intersect, true
-		case ast.Except:
-			s.Op = Except
-		case ast.ExceptAll:
-			s.Op, s.All = Except, true
+		plans, ops = append(plans, cp), append(ops, op)
+	}
+	var terms []Plan
+	var termOps []ast.SetOprType
+	for i, cp := range plans {
+		if i > 0 && (ops[i] == ast.Intersect || ops[i] == ast.IntersectAll) {
+			terms[len(terms)-1] = newSetOp(ops[i], terms[len(terms)-1], cp)
+			continue
 		}
-		s.initSchema()
-		p = s
+		terms, termOps = append(terms, cp), append(termOps, ops[i])
+	}
+	p := terms[0]
+	for i := 1; i < len(terms); i++ {
+		p = newSetOp(termOps[i], p, terms[i])
 	}
 	if st.OrderBy == nil && st.Limit == nil {
 		return p, nil
@@ -93,6 +89,27 @@ func (q *qbuilder) setOpr(st *ast.SetOprStmt) (Plan, error) {
 		}
 	}
 	return buildSortLimit(q.ctx, p, by, st.Limit)
+}
+
+// newSetOp combines two inputs by op.
+func newSetOp(op ast.SetOprType, l, r Plan) *SetOp {
+	s := &SetOp{Inputs: []Plan{l, r}}
+	switch op {
+	case ast.Union:
+		s.Op = Union
+	case ast.UnionAll:
+		s.Op, s.All = Union, true
+	case ast.Intersect:
+		s.Op = Intersect
+	case ast.IntersectAll:
+		s.Op, s.All = Intersect, true
+	case ast.Except:
+		s.Op = Except
+	case ast.ExceptAll:
+		s.Op, s.All = Except, true
+	}
+	s.initSchema()
+	return s
 }
 
 // initSchema types the result columns: names from the first input, each
