@@ -39,6 +39,13 @@ func (s *aggState) addJSON(ctx expr.EvalContext, f *planner.AggFunc, row chunk.R
 	if err != nil {
 		return err
 	}
+	if j.Type == types.JSONDecimal && j.Dec != nil {
+		// The value points into the input chunk, which the next batch
+		// overwrites: keep a copy.
+		c := new(types.Decimal)
+		c.Set(&j.Dec.Decimal)
+		j.Dec = c
+	}
 	s.json.elems = append(s.json.elems, j)
 	s.count++
 	return nil
