@@ -42,6 +42,9 @@ var funcArity = map[string]arity{
 }
 
 func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
+	if e, ok, err := b.temporalLiteral(n); ok {
+		return e, err
+	}
 	name := n.FnName.L
 	if a, ok := funcAliases[name]; ok {
 		name = a
