@@ -165,8 +165,11 @@ func (q *qbuilder) recursiveCTE(c *ast.CommonTableExpression, e *cteEntry) error
 				if len(rec) == 0 && s.AfterSetOperator != nil {
 					distinct = *s.AfterSetOperator == ast.Union
 				}
-				if s.GroupBy != nil || len(collectAggs(s)) > 0 || s.Distinct {
+				if s.GroupBy != nil || len(collectAggs(s)) > 0 || s.Distinct || len(collectWindows(s)) > 0 {
 					return sqlerr.New(sqlerr.ErrCTERecursiveForbidsAggregation, c.Name.O)
+				}
+				if err := checkRecursiveRefs(s, name, c.Name.O); err != nil {
+					return err
 				}
 			}
 			rec = append(rec, sel)
@@ -229,3 +232,70 @@ func (v *tableFinder) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *tableFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// checkRecursiveRefs enforces MySQL's rules on a recursive block: the
+// recursive table is read once, in its FROM (not in a subquery: 3577),
+// and not on the inner side of an outer join (3576).
+func checkRecursiveRefs(s *ast.SelectStmt, name, display string) error {
+	v := &refCounter{name: name}
+	s.Accept(v)
+	if v.inSub > 0 || v.top != 1 {
+		return sqlerr.New(sqlerr.ErrCTERecursiveRequiresSingleReference, display)
+	}
+	if s.From != nil && innerSideReads(s.From.TableRefs, name, false) {
+		return sqlerr.New(sqlerr.ErrCTERecursiveForbiddenJoinOrder, display)
+	}
+	return nil
+}
+
+// refCounter counts unqualified references to a table, outside and
+// inside subqueries.
+type refCounter struct {
+	name       string
+	depth      int
+	top, inSub int
+}
+
+func (v *refCounter) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.SubqueryExpr:
+		v.depth++
+	case *ast.TableName:
+		if x.Schema.L == "" && x.Name.L == v.name {
+			if v.depth > 0 {
+				v.inSub++
+			} else {
+				v.top++
+			}
+		}
+	}
+	return n, false
+}
+
+func (v *refCounter) Leave(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.SubqueryExpr); ok {
+		v.depth--
+	}
+	return n, true
+}
+
+// innerSideReads reports whether name is read on the null-supplying
+// side of an outer join in the FROM tree n.
+func innerSideReads(n ast.ResultSetNode, name string, inner bool) bool {
+	switch x := n.(type) {
+	case *ast.Join:
+		if x.Right == nil {
+			return innerSideReads(x.Left, name, inner)
+		}
+		return innerSideReads(x.Left, name, inner || x.Tp == ast.RightJoin) ||
+			innerSideReads(x.Right, name, inner || x.Tp == ast.LeftJoin)
+	case *ast.TableSource:
+		if t, ok := x.Source.(*ast.TableName); ok {
+			return inner && t.Schema.L == "" && t.Name.L == name
+		}
+		if j, ok := x.Source.(*ast.Join); ok {
+			return innerSideReads(j, name, inner)
+		}
+	}
+	return false
+}
