@@ -257,7 +257,22 @@ func (q *qbuilder) using(n *lnode, j *ast.Join) error {
 			outMap, hiddenCopies = append(outMap, li), append(hiddenCopies, nl+ri)
 		}
 	}
-	for i := range joined {
+	// Then the other columns: the left table's first, the right's first
+	// for RIGHT JOIN (MySQL's order).
+	order := make([]int, 0, len(joined))
+	if n.rightJn {
+		for i := nl; i < len(joined); i++ {
+			order = append(order, i)
+		}
+		for i := 0; i < nl; i++ {
+			order = append(order, i)
+		}
+	} else {
+		for i := range joined {
+			order = append(order, i)
+		}
+	}
+	for _, i := range order {
 		if !common[i] {
 			outMap = append(outMap, i)
 		}

@@ -286,8 +286,9 @@ func buildOrderBy(ctx Context, proj *Projection, res *schema, fields []*ast.Sele
 	}
 	res.clause = "order clause"
 	by := make([]ByItem, 0, len(ob.Items))
+	nFields := len(proj.Cols) // positions name these, not hidden helpers
 	for _, item := range ob.Items {
-		idx, err := orderTarget(proj, fields, item.Expr)
+		idx, err := orderTarget(proj, fields, item.Expr, nFields)
 		if err != nil {
 			return nil, err
 		}
@@ -307,10 +308,10 @@ func buildOrderBy(ctx Context, proj *Projection, res *schema, fields []*ast.Sele
 
 // orderTarget finds the projected column an ORDER BY item names, -1 if
 // none.
-func orderTarget(proj *Projection, fields []*ast.SelectField, e ast.ExprNode) (int, error) {
+func orderTarget(proj *Projection, fields []*ast.SelectField, e ast.ExprNode, nFields int) (int, error) {
 	switch n := e.(type) {
 	case *ast.PositionExpr:
-		if n.N < 1 || n.N > len(proj.Cols) {
+		if n.N < 1 || n.N > nFields {
 			return 0, sqlerr.New(sqlerr.ErrBadField, strconv.Itoa(n.N), "order clause")
 		}
 		return n.N - 1, nil
