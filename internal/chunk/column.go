@@ -217,6 +217,12 @@ func (c *Column) GetDecimal(i int) *types.Decimal { return &c.decs[i] }
 // GetPackedTime returns row i of a time column in packed form.
 func (c *Column) GetPackedTime(i int) uint64 { return c.u64(i) }
 
+// SetPackedTime overwrites the time of row i (a decoder converting a
+// TIMESTAMP to the session time zone in place).
+func (c *Column) SetPackedTime(i int, p uint64) {
+	binary.LittleEndian.PutUint64(c.data[i*8:], p)
+}
+
 // GetTime returns row i of a time column.
 func (c *Column) GetTime(i int) types.Time { return types.TimeFromPacked(c.u64(i), c.tp, c.fsp) }
 

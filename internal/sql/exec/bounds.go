@@ -191,6 +191,7 @@ func indexKeyRange(ectx *Context, p *planner.IndexLookUp, r *planner.IndexRange)
 		if !ok {
 			return key, codec.PrefixEnd(key), false, false, nil
 		}
+		cd = ectx.toStoredTS(ft, cd)
 		if padSpace(ft) && !cd.IsNull() {
 			// Stored keys keep trailing spaces, which the collation
 			// ignores: read every value that equals v up to them.
@@ -265,6 +266,7 @@ func pickBound(ectx *Context, bs []planner.Bound, ft *types.FieldType, dir int) 
 			return nil, false, true, true, nil
 		}
 		cd, ok := exactConvert(d, ft)
+		cd = ectx.toStoredTS(ft, cd)
 		if !ok {
 			exact = false
 			continue

@@ -42,6 +42,7 @@ func (e *deleteExec) Next(ctx context.Context, chk *chunk.Chunk) error {
 			for j := range row {
 				row[j] = r.GetDatum(j, fts[j]).Clone()
 			}
+			e.ectx.rowToStored(t, row)
 			todo = append(todo, victim{handle: r.GetInt64(hIdx), row: row})
 		}
 		return nil

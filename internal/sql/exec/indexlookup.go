@@ -35,6 +35,7 @@ type indexLookUp struct {
 
 func (e *indexLookUp) Open(context.Context) error {
 	e.dec = newRowDecoder(e.p.Table)
+	e.dec.loc = e.ectx.sessionZone()
 	e.rng = 0
 	e.seen = nil
 	if len(e.p.Ranges) > 1 {
@@ -168,7 +169,8 @@ func (e *indexLookUp) appendIndexRow(chk *chunk.Chunk, key []byte, h int64) erro
 	for i, c := range t.Columns {
 		switch {
 		case e.fromIdx[i] >= 0:
-			chk.AppendDatum(i, &e.idxVals[e.fromIdx[i]])
+			d := e.ectx.toShownTS(&c.FieldType, e.idxVals[e.fromIdx[i]])
+			chk.AppendDatum(i, &d)
 		case pk != nil && c == pk:
 			chk.AppendInt64(i, h)
 		default:

@@ -24,6 +24,7 @@ func (e *pointGet) maxRows() int { return max(len(e.p.Handles), len(e.p.IndexVal
 
 func (e *pointGet) Open(context.Context) error {
 	e.dec = newRowDecoder(e.p.Table)
+	e.dec.loc = e.ectx.sessionZone()
 	e.done = false
 	return nil
 }
@@ -119,6 +120,7 @@ tuples:
 			if d.IsNull() || !ok {
 				continue tuples
 			}
+			cd = e.ectx.toStoredTS(&t.Columns[idx.Columns[i].Offset].FieldType, cd)
 			key = codec.EncodeKey(key, catalog.IndexKeyValue(&t.Columns[idx.Columns[i].Offset].FieldType, cd))
 		}
 		if e.ectx.LockPointReads {

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"time"
+
 	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/codec"
 	"github.com/strata-db/strata/internal/sql/catalog"
@@ -11,6 +13,8 @@ import (
 type rowDecoder struct {
 	t    *catalog.TableInfo
 	cols []codec.ColInfo
+	// loc: TIMESTAMP columns are shown in this zone (nil: as stored).
+	loc *time.Location
 }
 
 func newRowDecoder(t *catalog.TableInfo) rowDecoder {
@@ -38,5 +42,6 @@ func (d *rowDecoder) appendRow(chk *chunk.Chunk, handle int64, value []byte) err
 		return err
 	}
 	chk.AppendInt64(len(d.cols), handle)
+	showRowTS(chk, chk.NumRows()-1, d.t, d.loc)
 	return nil
 }

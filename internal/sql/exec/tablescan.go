@@ -26,6 +26,7 @@ func (e *tableScan) Open(ctx context.Context) error {
 	if e.dec.t == nil {
 		e.dec = newPrunedDecoder(e.p.Table, e.p.Needed)
 	}
+	e.dec.loc = e.ectx.sessionZone()
 	e.exact = true
 	var start, end kv.Key
 	if e.p.Full {

@@ -61,6 +61,7 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 			for j := range old {
 				old[j] = r.GetDatum(j, fts[j]).Clone()
 			}
+			e.ectx.rowToStored(t, old)
 			upd := append([]types.Datum(nil), old...)
 			for ai, a := range e.p.Assigns {
 				col := t.Columns[a.Col]

@@ -73,7 +73,8 @@ func touchOnUpdate(ectx *Context, t *catalog.TableInfo, old, new []types.Datum, 
 	}
 	for _, c := range t.Columns {
 		if c.OnUpdateNow && !assigned(c.Offset) {
-			new[c.Offset] = types.NewTimeDatum(types.FromGoTime(ectx.Now.In(ectx.Eval.Location()), c.FieldType.Tp, c.FieldType.Fsp()))
+			now := types.NewTimeDatum(types.FromGoTime(ectx.Now.In(ectx.Eval.Location()), c.FieldType.Tp, c.FieldType.Fsp()))
+			new[c.Offset] = ectx.toStoredTS(&c.FieldType, now)
 		}
 	}
 }

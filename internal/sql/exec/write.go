@@ -14,6 +14,15 @@ import (
 // castValue converts v for column c as INSERT/UPDATE store it: bad values
 // are errors in strict mode, warnings (with the adjusted value) otherwise.
 func castValue(ectx *Context, c *catalog.ColumnInfo, v types.Datum, rowNum int) (types.Datum, error) {
+	out, err := castValueRaw(ectx, c, v, rowNum)
+	if err == nil {
+		out = ectx.toStoredTS(&c.FieldType, out)
+	}
+	return out, err
+}
+
+// castValueRaw is castValue before a TIMESTAMP goes to UTC.
+func castValueRaw(ectx *Context, c *catalog.ColumnInfo, v types.Datum, rowNum int) (types.Datum, error) {
 	if v.IsNull() {
 		if c.NotNull() {
 			err := sqlerr.New(sqlerr.ErrBadNull, c.Name)
