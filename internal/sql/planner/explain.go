@@ -15,19 +15,6 @@ var ExplainColumns = []string{"id", "estRows", "task", "access object", "operato
 // ExplainAnalyzeColumns are the columns of EXPLAIN ANALYZE, as in TiDB.
 var ExplainAnalyzeColumns = []string{"id", "estRows", "actRows", "task", "access object", "execution info", "operator info", "memory", "disk"}
 
-// ExplainAnalyzeRows renders p with what each operator did: run gives,
-// for a node, its actual rows, execution info, memory and disk.
-func ExplainAnalyzeRows(p Plan, run func(Plan) (actRows, info, memory, disk string)) [][]string {
-	nodes := explainNodes(p)
-	rows := ExplainRows(p)
-	out := make([][]string, len(rows))
-	for i, r := range rows {
-		act, info, mem, disk := run(nodes[i])
-		out[i] = []string{r[0], r[1], act, r[2], r[3], info, r[4], mem, disk}
-	}
-	return out
-}
-
 // explainNodes lists p's nodes in ExplainRows' order.
 func explainNodes(p Plan) []Plan {
 	out := []Plan{p}
@@ -39,7 +26,32 @@ func explainNodes(p Plan) []Plan {
 
 // ExplainRows renders p as EXPLAIN rows (one per operator, children
 // indented under their parent).
-func ExplainRows(p Plan) [][]string {
+func ExplainRows(p Plan) [][]string { return explainRowsWith(p, estRows) }
+
+// Rows renders the explained plan with the row estimates made when it
+// was built (from the tables' statistics).
+func (e *Explain) Rows() [][]string {
+	return explainRowsWith(e.Target, func(p Plan) string {
+		if v, ok := e.est[p]; ok {
+			return strconv.FormatFloat(v, 'f', 2, 64)
+		}
+		return estRows(p)
+	})
+}
+
+// AnalyzeRows is ExplainAnalyzeRows with the plan's estimates.
+func (e *Explain) AnalyzeRows(run func(Plan) (actRows, info, memory, disk string)) [][]string {
+	nodes := explainNodes(e.Target)
+	rows := e.Rows()
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		act, info, mem, disk := run(nodes[i])
+		out[i] = []string{r[0], r[1], act, r[2], r[3], info, r[4], mem, disk}
+	}
+	return out
+}
+
+func explainRowsWith(p Plan, est func(Plan) string) [][]string {
 	var rows [][]string
 	n := 0
 	var walk func(p Plan, indent string, last bool)
@@ -54,7 +66,7 @@ func ExplainRows(p Plan) [][]string {
 				prefix += "├─"
 			}
 		}
-		rows = append(rows, []string{prefix + name + "_" + strconv.Itoa(n), estRows(p), task, obj, info})
+		rows = append(rows, []string{prefix + name + "_" + strconv.Itoa(n), est(p), task, obj, info})
 		kids := p.Children()
 		childIndent := indent
 		if n > 1 {

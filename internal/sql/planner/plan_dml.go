@@ -75,6 +75,7 @@ type Explain struct {
 	// Analyze: EXPLAIN ANALYZE runs Target and shows what each operator
 	// did.
 	Analyze bool
+	est     map[Plan]float64
 }
 
 // Schema implements Plan.

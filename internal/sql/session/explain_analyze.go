@@ -21,7 +21,7 @@ func (s *Session) explainAnalyze(ctx context.Context, q *queryCtx, ex *planner.E
 	if err != nil {
 		return nil, err
 	}
-	rows := planner.ExplainAnalyzeRows(ex.Target, func(p planner.Plan) (string, string, string, string) {
+	rows := ex.AnalyzeRows(func(p planner.Plan) (string, string, string, string) {
 		st := stats.Get(p)
 		if st == nil {
 			return "0", "N/A", "N/A", "N/A"

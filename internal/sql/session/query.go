@@ -59,7 +59,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 		if ex.Analyze {
 			return s.explainAnalyze(ctx, q, ex)
 		}
-		return stringsResult(planner.ExplainColumns, planner.ExplainRows(ex.Target)), nil
+		return stringsResult(planner.ExplainColumns, ex.Rows()), nil
 	}
 	if p.Schema() != nil {
 		return s.runRead(ctx, q, p, c)
