@@ -144,7 +144,7 @@ func TestQuerySysbench(t *testing.T) {
 		t.Errorf("id '31': %q %v", c, err)
 	}
 	stmt.Close()
-	a.want("EXPLAIN SELECT c FROM sbtest1 WHERE id=1", "Projection_1 10000.00 root  c\n└─Point_Get_2 1.00 root table:sbtest1 handle:1")
+	a.want("EXPLAIN SELECT c FROM sbtest1 WHERE id=1", "Projection_1 1.00 root  c\n└─Point_Get_2 1.00 root table:sbtest1 handle:1")
 }
 
 // TestQueryDML: constraint errors, auto-increment, ON DUPLICATE KEY
