@@ -57,23 +57,3 @@ func singleTable(ctx Context, refs *ast.TableRefsClause) (TableSource, error) {
 	}
 	return newTableSource(db, t, alias), nil
 }
-
-// buildRead plans the read of src filtered by where (nil: all rows).
-func buildRead(ctx Context, src TableSource, where ast.ExprNode) (Plan, error) {
-	if p, ok, err := buildMemTableRead(ctx, src, where); ok {
-		return p, err
-	}
-	if where == nil {
-		return &TableScan{TableSource: src, Full: true}, nil
-	}
-	cond, err := buildExpr(ctx, where, src.Schema(), "where clause")
-	if err != nil {
-		return nil, err
-	}
-	conds := splitAnd(cond, nil)
-	p, rest := accessPath(src, conds)
-	if len(rest) > 0 {
-		p = &Selection{Child: p, Conds: rest}
-	}
-	return p, nil
-}

@@ -113,7 +113,7 @@ func (q *qbuilder) innerJoins(n *lnode, conds []expr.Expression) Plan {
 			}
 			c := false
 			for _, mc := range multi {
-				if !mc.used && mc.units[ui] && covers2(mc.units, joined, ui) && isEquality(mc.e) {
+				if !mc.used && mc.units[ui] && unitsJoined(mc.units, joined, ui) && isEquality(mc.e) {
 					c = true
 					break
 				}
@@ -126,7 +126,7 @@ func (q *qbuilder) innerJoins(n *lnode, conds []expr.Expression) Plan {
 		add(next)
 		var jc []expr.Expression
 		for _, mc := range multi {
-			if !mc.used && covers2(mc.units, joined, -1) {
+			if !mc.used && unitsJoined(mc.units, joined, -1) {
 				mc.used = true
 				jc = append(jc, remapAll([]expr.Expression{mc.e}, func(i int) int { return pos[i] })[0])
 			}
@@ -159,8 +159,8 @@ func (q *qbuilder) innerJoins(n *lnode, conds []expr.Expression) Plan {
 	return proj
 }
 
-// covers2 reports whether every unit of us is joined (or is extra).
-func covers2(us, joined map[int]bool, extra int) bool {
+// unitsJoined reports whether every unit of us is joined (or is extra).
+func unitsJoined(us, joined map[int]bool, extra int) bool {
 	for u := range us {
 		if !joined[u] && u != extra {
 			return false

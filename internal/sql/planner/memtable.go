@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/infoschema"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
@@ -27,24 +26,6 @@ func resolveMemTable(db, name string) (string, *catalog.TableInfo, bool, error) 
 		return "", nil, true, sqlerr.New(sqlerr.ErrUnknownTable, name, infoschema.DBName)
 	}
 	return infoschema.DBName, t.TableInfo(), true, nil
-}
-
-// buildMemTableRead plans the read of a memory table: a MemTableScan, and
-// a Selection for where (no ranges: the rows are all built anyway). ok
-// is false when src is not a memory table.
-func buildMemTableRead(ctx Context, src TableSource, where ast.ExprNode) (Plan, bool, error) {
-	if !IsMemTable(src.DB) {
-		return nil, false, nil
-	}
-	var p Plan = &MemTableScan{TableSource: src}
-	if where == nil {
-		return p, true, nil
-	}
-	cond, err := buildExpr(ctx, where, src.Schema(), "where clause")
-	if err != nil {
-		return nil, true, err
-	}
-	return &Selection{Child: p, Conds: splitAnd(cond, nil)}, true, nil
 }
 
 // IsMemTable reports whether the tables of database db are memory tables.
