@@ -117,10 +117,7 @@ func (q *qbuilder) physical(n *lnode, conds []expr.Expression) Plan {
 			}
 			return p
 		}
-		if len(conds) > 0 {
-			return &Selection{Child: n.plan, Conds: conds}
-		}
-		return n.plan
+		return pushConds(n.plan, conds)
 	}
 	if n.outMap != nil {
 		m := n.outMap
