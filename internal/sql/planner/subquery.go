@@ -156,19 +156,31 @@ func (q *qbuilder) semiJoin(pred subqueryPred, kind JoinKind, cols []OutCol, s *
 		// MySQL 8 refuses it too.
 		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "LIMIT & IN/ALL/ANY/SOME subquery")
 	}
-	var left expr.Expression
+	// The left operand: one value, or a row (a, b) IN (SELECT x, y ...)
+	// compared column by column.
+	var lefts []expr.Expression
 	if pred.left != nil {
-		var err error
-		if left, err = expr.Build(q.ctx, pred.left, s); err != nil {
-			return nil, err
-		}
-		for _, c := range expr.ExtractColumns(left) {
-			if c.Index >= len(cols) {
-				return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "a subquery compared with another subquery")
+		nodes := []ast.ExprNode{pred.left}
+		if row, ok := pred.left.(*ast.RowExpr); ok {
+			if pred.op != opcode.EQ {
+				return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "row comparisons other than IN / = ANY / <> ALL with a subquery")
 			}
+			nodes = row.Values
+		}
+		for _, n := range nodes {
+			l, err := expr.Build(q.ctx, n, s)
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range expr.ExtractColumns(l) {
+				if c.Index >= len(cols) {
+					return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "a subquery compared with another subquery")
+				}
+			}
+			lefts = append(lefts, l)
 		}
 	}
-	if w, ok, err := q.decorrelated(pred, kind, cols, left); ok || err != nil {
+	if w, ok, err := q.decorrelated(pred, kind, cols, lefts); ok || err != nil {
 		return w, err
 	}
 	sc := &scope{cols: cols, parent: q.outer}
@@ -178,15 +190,17 @@ func (q *qbuilder) semiJoin(pred subqueryPred, kind JoinKind, cols []OutCol, s *
 	}
 	icols := visible(inner.Schema())
 	var cmp []expr.Expression
-	if left != nil {
-		if len(icols) != 1 {
-			return nil, sqlerr.New(mysql.ErrOperandColumns, 1)
+	if lefts != nil {
+		if len(icols) != len(lefts) {
+			return nil, sqlerr.New(mysql.ErrOperandColumns, len(lefts))
 		}
-		c, err := q.opExpr(pred.op, left, &expr.Column{Index: len(cols), Name: icols[0].Name, Ft: icols[0].Ft})
-		if err != nil {
-			return nil, err
+		for i, l := range lefts {
+			c, err := q.opExpr(pred.op, l, &expr.Column{Index: len(cols) + i, Name: icols[i].Name, Ft: icols[i].Ft})
+			if err != nil {
+				return nil, err
+			}
+			cmp = append(cmp, c)
 		}
-		cmp = []expr.Expression{c}
 	}
 	binds := sc.bindings(0)
 	return func(p Plan) Plan {
@@ -219,14 +233,21 @@ func shiftRight(conds []expr.Expression, n, width int) []expr.Expression {
 // LIMIT, or set operation) whose correlated names are all in top-level
 // WHERE conjuncts or in the compared column as a join of the outer plan
 // with the subquery's FROM: ok false when it is not such a subquery.
-func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol, left expr.Expression) (func(Plan) Plan, bool, error) {
+func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol, lefts []expr.Expression) (func(Plan) Plan, bool, error) {
 	st, ok := pred.query.(*ast.SelectStmt)
 	if !ok || st.From == nil || st.GroupBy != nil || st.Having != nil || st.Limit != nil ||
 		st.With != nil || len(st.WindowSpecs) > 0 || st.Kind != ast.SelectStmtKindSelect || len(collectAggs(st)) > 0 {
 		return nil, false, nil
 	}
-	if left != nil && (len(st.Fields.Fields) != 1 || st.Fields.Fields[0].WildCard != nil) {
-		return nil, false, nil
+	if lefts != nil {
+		if len(st.Fields.Fields) != len(lefts) {
+			return nil, false, nil
+		}
+		for _, f := range st.Fields.Fields {
+			if f.WildCard != nil {
+				return nil, false, nil
+			}
+		}
 	}
 	sc := &scope{cols: cols, parent: q.outer}
 	iq := q.child(sc)
@@ -253,11 +274,13 @@ func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol,
 			}
 		}
 	}
-	var field expr.Expression
-	if left != nil {
-		if field, err = iq.buildExpr(st.Fields.Fields[0].Expr, ln.cols, "field list", nil, nil); err != nil {
+	var fields []expr.Expression
+	for i := range lefts {
+		f, err := iq.buildExpr(st.Fields.Fields[i].Expr, ln.cols, "field list", nil, nil)
+		if err != nil {
 			return nil, false, nil // an aggregate or a subquery in the field: not simple
 		}
+		fields = append(fields, f)
 	}
 	// Every correlated column must be in the pulled conditions or the
 	// field: one made anywhere else (a nested subquery) needs an Apply.
@@ -266,10 +289,7 @@ func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol,
 		mine[r.col] = r.outer
 	}
 	found := 0
-	for _, e := range append(append([]expr.Expression(nil), pulledE...), field) {
-		if e == nil {
-			continue
-		}
+	for _, e := range append(append([]expr.Expression(nil), pulledE...), fields...) {
 		found += countCorrelated(e, mine)
 	}
 	if found != len(sc.corr) {
@@ -310,12 +330,12 @@ func (q *qbuilder) decorrelated(pred subqueryPred, kind JoinKind, cols []OutCol,
 	for _, e := range pulledE {
 		conds = append(conds, rewrite(e))
 	}
-	if left != nil {
-		c, err := q.opExpr(pred.op, left, rewrite(field))
+	for i, l := range lefts {
+		c, err := q.opExpr(pred.op, l, rewrite(fields[i]))
 		if err != nil {
 			return nil, false, err
 		}
-		cmp = []expr.Expression{c}
+		cmp = append(cmp, c)
 	}
 	return func(p Plan) Plan {
 		w := len(p.Schema())
