@@ -190,7 +190,6 @@ type fkEnv struct {
 	db     string          // the child's database
 	is     *InfoSchema     // to find the parent (nil: none)
 	checks bool            // foreign_key_checks
-	self   *TableInfo      // the child itself, a possible parent
 	names  map[string]bool // FK names in use in the database (lower-case)
 }
 

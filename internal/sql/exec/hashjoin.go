@@ -6,7 +6,6 @@ import (
 	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/planner"
-	"github.com/strata-db/strata/internal/types"
 )
 
 // hashJoin reads its build side (the right input, or the left for an
@@ -28,7 +27,6 @@ type hashJoin struct {
 	allRefs   []rowRef
 	buildNull bool // null-aware: some build key is NULL
 	key       []byte
-	vals      []types.Datum
 
 	probeRow int
 	probeEOF bool

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/strata-db/strata/internal/types"
 )
 
@@ -11,7 +10,6 @@ import (
 type call struct {
 	name string
 	args []Expression
-	unit ast.TimeUnitType
 }
 
 // funcDef is a function the builder knows from the table: its argument

@@ -10,7 +10,7 @@ func MergeTypes(fts ...*types.FieldType) *types.FieldType {
 		args[i] = &Column{Ft: ft}
 	}
 	ft := mergeTypes(args)
-	if ft.Tp == 6 { // all NULL: a nullable BINARY(0) as MySQL
+	if isNullType(ft) { // all NULL: a nullable BINARY(0) as MySQL
 		ft = stringType("binary", true, 0)
 	}
 	return ft

@@ -48,7 +48,7 @@ type dmlTarget struct {
 	handle int
 }
 
-func (n *lnode) dmlTargets(off int, outMap []int, out []dmlTarget) []dmlTarget {
+func (n *lnode) dmlTargets(off int, out []dmlTarget) []dmlTarget {
 	if !n.isJoin() {
 		if n.table != nil {
 			return append(out, dmlTarget{src: n.table, first: off, handle: off + n.table.HandleIndex()})
@@ -57,8 +57,8 @@ func (n *lnode) dmlTargets(off int, outMap []int, out []dmlTarget) []dmlTarget {
 	}
 	nl := len(n.l.cols)
 	var inner []dmlTarget
-	inner = n.l.dmlTargets(0, nil, inner)
-	inner = n.r.dmlTargets(nl, nil, inner)
+	inner = n.l.dmlTargets(0, inner)
+	inner = n.r.dmlTargets(nl, inner)
 	for _, t := range inner {
 		first, handle := t.first, t.handle
 		if n.outMap != nil {
@@ -136,7 +136,7 @@ func buildMultiDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
 		return nil, err
 	}
 	mat := &Materialize{Child: p}
-	all := ln.dmlTargets(0, nil, nil)
+	all := ln.dmlTargets(0, nil)
 	out := &MultiDML{Mat: mat}
 	for _, tn := range st.Tables.Tables {
 		t, ok := findTarget(all, tn)
@@ -162,7 +162,7 @@ func buildMultiUpdate(ctx Context, st *ast.UpdateStmt) (Plan, error) {
 		return nil, err
 	}
 	mat := &Materialize{Child: p}
-	all := ln.dmlTargets(0, nil, nil)
+	all := ln.dmlTargets(0, nil)
 	sch := &schema{cols: ln.cols, clause: "field list"}
 	byTarget := map[int]*Update{}
 	out := &MultiDML{Mat: mat}

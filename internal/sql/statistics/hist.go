@@ -158,15 +158,6 @@ func (h *Hist) histRows() int64 {
 	return n
 }
 
-// topNRows is the number of rows the TopN holds.
-func (h *Hist) topNRows() int64 {
-	var n int64
-	for i := range h.TopN {
-		n += h.TopN[i].Count
-	}
-	return n
-}
-
 // topNCount returns the count of value v in the TopN.
 func (h *Hist) topNCount(v []byte) (int64, bool) {
 	i := sort.Search(len(h.TopN), func(i int) bool { return bytes.Compare(h.TopN[i].Value, v) >= 0 })
