@@ -26,8 +26,7 @@ type apply struct {
 	innerOpen bool
 	orow      int
 	eof       bool
-	pending   *chunk.Chunk
-	pendPos   int
+	out       joinOut
 }
 
 func (e *apply) Open(ctx context.Context) error {
@@ -38,14 +37,13 @@ func (e *apply) Open(ctx context.Context) error {
 	if e.obuf == nil {
 		e.obuf, e.ibuf = NewChunk(e.outer, size), NewChunk(e.inner, size)
 		e.j = newJoiner(e.ectx, &e.p.Join, e.outer.FieldTypes(), e.inner.FieldTypes())
-		e.pending = chunk.New(e.fts, size)
 		e.store = rowStore{fts: e.inner.FieldTypes()}
 	}
 	e.store.reset()
 	e.store.mem = e.ectx.trackerFor(e.p)
-	e.ran, e.orow, e.eof, e.pendPos = false, 0, false, 0
+	e.ran, e.orow, e.eof = false, 0, false
 	e.obuf.Reset()
-	e.pending.Reset()
+	e.out.reset(e.fts, size)
 	return nil
 }
 
@@ -89,42 +87,36 @@ func (e *apply) runInner(ctx context.Context) error {
 }
 
 func (e *apply) Next(ctx context.Context, chk *chunk.Chunk) error {
-	chk.Reset()
-	for {
-		for e.pendPos < e.pending.NumRows() && !chk.IsFull() {
-			chk.AppendRow(e.pending.GetRow(e.pendPos))
-			e.pendPos++
-		}
-		if chk.IsFull() || e.eof && e.pendPos >= e.pending.NumRows() {
-			return nil
-		}
-		e.pending.Reset()
-		e.pendPos = 0
-		for e.pending.NumRows() < chk.Capacity() {
-			if e.orow >= e.obuf.NumRows() {
-				if err := e.outer.Next(ctx, e.obuf); err != nil {
-					return err
-				}
-				e.orow = 0
-				if e.obuf.NumRows() == 0 {
-					e.eof = true
-					break
-				}
-			}
-			row := e.obuf.GetRow(e.orow)
-			e.orow++
-			fts := e.outer.FieldTypes()
-			for _, b := range e.p.Corr {
-				*b.Slot = row.GetDatum(b.Outer, fts[b.Outer]).Clone()
-			}
-			if err := e.runInner(ctx); err != nil {
+	return e.out.next(chk, func() bool { return e.eof }, func() error { return e.fill(ctx, chk.Capacity()) })
+}
+
+// fill joins outer rows until out holds n rows or the outer side ends.
+func (e *apply) fill(ctx context.Context, n int) error {
+	for e.out.rows.NumRows() < n {
+		if e.orow >= e.obuf.NumRows() {
+			if err := e.outer.Next(ctx, e.obuf); err != nil {
 				return err
 			}
-			if err := e.j.emit(e.pending, row, &e.store, e.refs, tFalse); err != nil {
-				return err
+			e.orow = 0
+			if e.obuf.NumRows() == 0 {
+				e.eof = true
+				break
 			}
+		}
+		row := e.obuf.GetRow(e.orow)
+		e.orow++
+		fts := e.outer.FieldTypes()
+		for _, b := range e.p.Corr {
+			*b.Slot = row.GetDatum(b.Outer, fts[b.Outer]).Clone()
+		}
+		if err := e.runInner(ctx); err != nil {
+			return err
+		}
+		if err := e.j.emit(e.out.rows, row, &e.store, e.refs, tFalse); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 func (e *apply) Close() error {

@@ -30,8 +30,7 @@ type hashJoin struct {
 
 	probeRow int
 	probeEOF bool
-	pending  *chunk.Chunk
-	pendPos  int
+	out      joinOut
 
 	// buildRows counts the build rows kept (those with a NULL key only
 	// when null-aware): "the build side is not empty" for NOT IN.
@@ -51,7 +50,6 @@ func (e *hashJoin) Open(ctx context.Context) error {
 	if e.lbuf == nil {
 		e.lbuf, e.rbuf = NewChunk(e.left, size), NewChunk(e.right, size)
 		e.j = newJoiner(e.ectx, e.p, e.left.FieldTypes(), e.right.FieldTypes())
-		e.pending = chunk.New(e.fts, size)
 	}
 	build, buildBuf, keys := e.right, e.rbuf, e.p.EqRight
 	if e.p.BuildLeft {
@@ -61,8 +59,8 @@ func (e *hashJoin) Open(ctx context.Context) error {
 	e.store = rowStore{fts: build.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
 	e.table = make(map[string][]rowRef)
 	e.buildNull, e.buildRows = false, 0
-	e.probeRow, e.probeEOF, e.pendPos = 0, false, 0
-	e.pending.Reset()
+	e.probeRow, e.probeEOF = 0, false
+	e.out.reset(e.fts, size)
 	if len(keys) > 0 {
 		e.store.mem.AddSpiller(e)
 	}
@@ -117,21 +115,7 @@ func (e *hashJoin) keyOf(keys []expr.Expression, row chunk.Row) ([]byte, bool, e
 }
 
 func (e *hashJoin) Next(ctx context.Context, chk *chunk.Chunk) error {
-	chk.Reset()
-	for {
-		for e.pendPos < e.pending.NumRows() && !chk.IsFull() {
-			chk.AppendRow(e.pending.GetRow(e.pendPos))
-			e.pendPos++
-		}
-		if chk.IsFull() || e.probeEOF && e.pendPos >= e.pending.NumRows() {
-			return nil
-		}
-		e.pending.Reset()
-		e.pendPos = 0
-		if err := e.fill(ctx, chk.Capacity()); err != nil {
-			return err
-		}
-	}
+	return e.out.next(chk, func() bool { return e.probeEOF }, func() error { return e.fill(ctx, chk.Capacity()) })
 }
 
 // fill probes rows until pending holds at least n rows or the probe side
@@ -144,7 +128,7 @@ func (e *hashJoin) fill(ctx context.Context, n int) error {
 	if e.grace.spilled || e.grace.phase != graceOff {
 		return e.fillGrace(ctx, n)
 	}
-	for e.pending.NumRows() < n {
+	for e.out.rows.NumRows() < n {
 		if e.probeRow >= buf.NumRows() {
 			if err := probe.Next(ctx, buf); err != nil {
 				return err
@@ -197,9 +181,9 @@ func (e *hashJoin) probe(row chunk.Row, k []byte, null, keyless bool) error {
 		}
 	}
 	if e.p.BuildLeft {
-		return e.j.emitBuildLeft(e.pending, row, &e.store, cands)
+		return e.j.emitBuildLeft(e.out.rows, row, &e.store, cands)
 	}
-	return e.j.emit(e.pending, row, &e.store, cands, forced)
+	return e.j.emit(e.out.rows, row, &e.store, cands, forced)
 }
 
 func (e *hashJoin) Close() error {

@@ -24,13 +24,12 @@ type indexJoin struct {
 	j     *joiner
 	rfts  []*types.FieldType
 
-	batch   rowStore // the left rows of the batch
-	store   rowStore // their right rows
-	table   map[string][]rowRef
-	key     []byte
-	eof     bool
-	pending *chunk.Chunk
-	pendPos int
+	batch rowStore // the left rows of the batch
+	store rowStore // their right rows
+	table map[string][]rowRef
+	key   []byte
+	eof   bool
+	out   joinOut
 }
 
 func (e *indexJoin) Open(ctx context.Context) error {
@@ -42,32 +41,17 @@ func (e *indexJoin) Open(ctx context.Context) error {
 		e.obuf = NewChunk(e.outer, size)
 		e.rfts = planner.FieldTypes(e.inner.Source.Schema())
 		e.j = newJoiner(e.ectx, e.p, e.outer.FieldTypes(), e.rfts)
-		e.pending = chunk.New(e.fts, size)
 		e.batch = rowStore{fts: e.outer.FieldTypes()}
 		e.store = rowStore{fts: e.rfts}
 	}
-	e.eof, e.pendPos = false, 0
-	e.pending.Reset()
+	e.eof = false
+	e.out.reset(e.fts, e.ectx.chunkSize())
 	e.store.mem = e.ectx.trackerFor(e.p)
 	return nil
 }
 
 func (e *indexJoin) Next(ctx context.Context, chk *chunk.Chunk) error {
-	chk.Reset()
-	for {
-		for e.pendPos < e.pending.NumRows() && !chk.IsFull() {
-			chk.AppendRow(e.pending.GetRow(e.pendPos))
-			e.pendPos++
-		}
-		if chk.IsFull() || e.eof && e.pendPos >= e.pending.NumRows() {
-			return nil
-		}
-		e.pending.Reset()
-		e.pendPos = 0
-		if err := e.nextBatch(ctx); err != nil {
-			return err
-		}
-	}
+	return e.out.next(chk, func() bool { return e.eof }, func() error { return e.nextBatch(ctx) })
 }
 
 // nextBatch joins the next chunk of left rows into pending.
@@ -98,7 +82,7 @@ func (e *indexJoin) nextBatch(ctx context.Context) error {
 		if !null {
 			cands = e.table[string(k)]
 		}
-		if err := e.j.emit(e.pending, row, &e.store, cands, tFalse); err != nil {
+		if err := e.j.emit(e.out.rows, row, &e.store, cands, tFalse); err != nil {
 			return err
 		}
 	}

@@ -24,8 +24,7 @@ type mergeJoin struct {
 	lstore, rstore rowStore
 	lrows, rrows   []keyedRef
 	li, ri         int
-	pending        *chunk.Chunk
-	pendPos        int
+	out            joinOut
 	key            []byte
 }
 
@@ -38,7 +37,6 @@ type keyedRef struct {
 func (e *mergeJoin) Open(ctx context.Context) error {
 	if e.j == nil {
 		e.j = newJoiner(e.ectx, e.p, e.left.FieldTypes(), e.right.FieldTypes())
-		e.pending = chunk.New(e.fts, e.ectx.chunkSize())
 		e.lstore = rowStore{fts: e.left.FieldTypes()}
 		e.rstore = rowStore{fts: e.right.FieldTypes()}
 	}
@@ -51,8 +49,8 @@ func (e *mergeJoin) Open(ctx context.Context) error {
 	if e.rrows, err = e.readSorted(ctx, e.right, &e.rstore, e.p.EqRight); err != nil {
 		return err
 	}
-	e.li, e.ri, e.pendPos = 0, 0, 0
-	e.pending.Reset()
+	e.li, e.ri = 0, 0
+	e.out.reset(e.fts, e.ectx.chunkSize())
 	return nil
 }
 
@@ -92,21 +90,7 @@ func (e *mergeJoin) readSorted(ctx context.Context, in Executor, store *rowStore
 }
 
 func (e *mergeJoin) Next(ctx context.Context, chk *chunk.Chunk) error {
-	chk.Reset()
-	for {
-		for e.pendPos < e.pending.NumRows() && !chk.IsFull() {
-			chk.AppendRow(e.pending.GetRow(e.pendPos))
-			e.pendPos++
-		}
-		if chk.IsFull() || e.li >= len(e.lrows) && e.pendPos >= e.pending.NumRows() {
-			return nil
-		}
-		e.pending.Reset()
-		e.pendPos = 0
-		if err := e.mergeRun(); err != nil {
-			return err
-		}
-	}
+	return e.out.next(chk, func() bool { return e.li >= len(e.lrows) }, e.mergeRun)
 }
 
 // mergeRun joins the next run of equal left keys into pending.
@@ -127,7 +111,7 @@ func (e *mergeJoin) mergeRun() error {
 		}
 	}
 	for _, l := range e.lrows[start:e.li] {
-		if err := e.j.emit(e.pending, e.lstore.get(l.ref), &e.rstore, cands, tFalse); err != nil {
+		if err := e.j.emit(e.out.rows, e.lstore.get(l.ref), &e.rstore, cands, tFalse); err != nil {
 			return err
 		}
 	}

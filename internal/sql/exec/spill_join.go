@@ -210,7 +210,7 @@ func (e *hashJoin) fillGrace(ctx context.Context, n int) error {
 	if e.p.BuildLeft {
 		buf = e.rbuf
 	}
-	for e.pending.NumRows() < n {
+	for e.out.rows.NumRows() < n {
 		switch g.phase {
 		case gracePartition:
 			if e.probeRow >= buf.NumRows() {
