@@ -30,7 +30,7 @@ func (c *Context) cteFor(ctx context.Context, def *planner.CTEDef) (*cteResult, 
 	res := c.ctes[def]
 	if res == nil {
 		fts := planner.FieldTypes(def.Schema())
-		mem := c.Mem.Child()
+		mem := c.memRoot().Child()
 		res = &cteResult{rows: rowStore{fts: fts, mem: mem}, work: rowStore{fts: fts, mem: mem}}
 		c.ctes[def] = res
 	}

@@ -66,9 +66,12 @@ type Context struct {
 	LockOnly bool
 	LockKeys []kv.Key
 
-	// Mem tracks the statement's memory against tidb_mem_quota_query
-	// (nil: untracked).
-	Mem *MemTracker
+	// MemQuota is tidb_mem_quota_query (<= 0: none). Mem, the statement's
+	// root memory tracker, is made from it when an operator first
+	// materializes rows (memRoot), so statements that hold nothing (point
+	// reads, writes) allocate no tracker.
+	MemQuota int64
+	Mem      *MemTracker
 	// Stats, when set (EXPLAIN ANALYZE), collects every operator's
 	// runtime figures by plan node.
 	Stats *RuntimeStats
@@ -200,4 +203,18 @@ func Drain(ctx context.Context, e Executor, size int, fn func(*chunk.Chunk) erro
 			return err
 		}
 	}
+}
+
+// RunToEnd opens e, drains it (a write statement's executor returns no
+// rows) and closes it.
+func RunToEnd(ctx context.Context, e Executor) error {
+	if err := e.Open(ctx); err != nil {
+		_ = e.Close()
+		return err
+	}
+	err := Drain(ctx, e, 32, func(*chunk.Chunk) error { return nil })
+	if cerr := e.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -160,11 +160,23 @@ func rowSize(r chunk.Row, fts []*types.FieldType) int64 {
 	return n
 }
 
+// memRoot returns the statement's root tracker, making it on first use.
+func (c *Context) memRoot() *MemTracker {
+	if c.Mem == nil {
+		var conn uint64
+		if c.Eval != nil {
+			conn = c.Eval.ConnectionID()
+		}
+		c.Mem = NewRootTracker(c.MemQuota, conn)
+	}
+	return c.Mem
+}
+
 // trackerFor returns a tracker for one execution of plan node p's
 // operator, under the statement's root (and recorded for EXPLAIN
 // ANALYZE).
 func (c *Context) trackerFor(p any) *MemTracker {
-	t := c.Mem.Child()
+	t := c.memRoot().Child()
 	if c.Stats != nil {
 		c.Stats.setMem(p, t)
 	}

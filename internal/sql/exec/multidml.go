@@ -29,7 +29,7 @@ func (e *multiDML) Next(ctx context.Context, chk *chunk.Chunk) error {
 	}
 	e.done = true
 	for _, t := range e.targets {
-		if err := runToEndExec(ctx, t); err != nil {
+		if err := RunToEnd(ctx, t); err != nil {
 			return err
 		}
 	}
@@ -39,18 +39,6 @@ func (e *multiDML) Next(ctx context.Context, chk *chunk.Chunk) error {
 func (e *multiDML) Close() error {
 	e.mat.release()
 	return nil
-}
-
-func runToEndExec(ctx context.Context, e Executor) error {
-	if err := e.Open(ctx); err != nil {
-		_ = e.Close()
-		return err
-	}
-	err := Drain(ctx, e, 32, func(*chunk.Chunk) error { return nil })
-	if cerr := e.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // materialize reads its child once (fill) and replays the rows to each

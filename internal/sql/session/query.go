@@ -77,7 +77,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 			}
 			ectx = ec
 			ec.LockPointReads = true
-			if err := runToEnd(ctx, e); err != nil {
+			if err := exec.RunToEnd(ctx, e); err != nil {
 				return nil, nil, err
 			}
 			return append(staged.KeysToLock(), ec.LockKeys...), staged.Flush, nil
@@ -105,7 +105,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 		// An autocommit INSERT leaves its duplicate-key check to the
 		// prewrite, which its commit runs before the statement ends.
 		ec.PresumeNotExists = staged == nil
-		if err := runToEnd(ctx, e); err != nil || staged == nil {
+		if err := exec.RunToEnd(ctx, e); err != nil || staged == nil {
 			return err
 		}
 		return staged.Flush()
@@ -135,23 +135,11 @@ func (s *Session) execContext(q *queryCtx, txn kv.Transaction) *exec.Context {
 	mode := s.vars.SQLMode()
 	return &exec.Context{
 		Eval: q, Txn: txn, Alloc: s.d.catalog.Allocator(), Now: q.now.In(s.vars.Location()), MemTables: q,
-		Mem:               exec.NewRootTracker(s.vars.MemQuotaQuery(), q.ConnectionID()),
+		MemQuota:          s.vars.MemQuotaQuery(),
 		Stats:             s.collectStats,
 		Strict:            mode.Strict(),
 		NoAutoValueOnZero: mode&sysvar.ModeNoAutoValueOnZero != 0,
 	}
-}
-
-func runToEnd(ctx context.Context, e exec.Executor) error {
-	if err := e.Open(ctx); err != nil {
-		_ = e.Close()
-		return err
-	}
-	err := exec.Drain(ctx, e, 32, func(*chunk.Chunk) error { return nil })
-	if cerr := e.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // runRead runs a query and keeps its rows.
