@@ -35,24 +35,24 @@ func isTimestamp(ft *types.FieldType) bool { return ft.Tp == mysql.TypeTimestamp
 
 // toStoredTS converts a TIMESTAMP value of the session zone to UTC.
 func (c *Context) toStoredTS(ft *types.FieldType, d types.Datum) types.Datum {
-	if !isTimestamp(ft) || d.Kind() != types.KindTime {
-		return d
-	}
-	loc := c.sessionZone()
-	if loc == nil {
-		return d
-	}
-	return types.NewTimeDatum(d.GetTime().ConvertTimeZone(loc, time.UTC))
+	return c.convertTS(ft, d, true)
 }
 
 // toShownTS converts a stored (UTC) TIMESTAMP value to the session zone.
 func (c *Context) toShownTS(ft *types.FieldType, d types.Datum) types.Datum {
+	return c.convertTS(ft, d, false)
+}
+
+func (c *Context) convertTS(ft *types.FieldType, d types.Datum, toUTC bool) types.Datum {
 	if !isTimestamp(ft) || d.Kind() != types.KindTime {
 		return d
 	}
 	loc := c.sessionZone()
 	if loc == nil {
 		return d
+	}
+	if toUTC {
+		return types.NewTimeDatum(d.GetTime().ConvertTimeZone(loc, time.UTC))
 	}
 	return types.NewTimeDatum(d.GetTime().ConvertTimeZone(time.UTC, loc))
 }

@@ -122,21 +122,29 @@ func findTarget(ts []dmlTarget, name *ast.TableName) (dmlTarget, bool) {
 	return dmlTarget{}, false
 }
 
-func buildMultiDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
-	if st.Order != nil || st.Limit != nil {
-		return nil, sqlerr.New(mysql.ErrWrongUsage, "DELETE", "ORDER BY or LIMIT")
+// multiSource plans the join a multi-table UPDATE or DELETE reads, and
+// the base tables it may change.
+func multiSource(ctx Context, verb string, refs *ast.TableRefsClause, where ast.ExprNode, ordered bool) (*lnode, *Materialize, []dmlTarget, error) {
+	if ordered {
+		return nil, nil, nil, sqlerr.New(mysql.ErrWrongUsage, verb, "ORDER BY or LIMIT")
 	}
 	q := &qbuilder{ctx: ctx}
-	ln, err := q.from(st.TableRefs.TableRefs, map[string]bool{})
+	ln, err := q.from(refs.TableRefs, map[string]bool{})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	p, err := q.fromWhere(ln, where)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return ln, &Materialize{Child: p}, ln.dmlTargets(0, nil), nil
+}
+
+func buildMultiDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
+	_, mat, all, err := multiSource(ctx, "DELETE", st.TableRefs, st.Where, st.Order != nil || st.Limit != nil)
 	if err != nil {
 		return nil, err
 	}
-	p, err := q.fromWhere(ln, st.Where)
-	if err != nil {
-		return nil, err
-	}
-	mat := &Materialize{Child: p}
-	all := ln.dmlTargets(0, nil)
 	out := &MultiDML{Mat: mat}
 	for _, tn := range st.Tables.Tables {
 		t, ok := findTarget(all, tn)
@@ -149,20 +157,10 @@ func buildMultiDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
 }
 
 func buildMultiUpdate(ctx Context, st *ast.UpdateStmt) (Plan, error) {
-	if st.Order != nil || st.Limit != nil {
-		return nil, sqlerr.New(mysql.ErrWrongUsage, "UPDATE", "ORDER BY or LIMIT")
-	}
-	q := &qbuilder{ctx: ctx}
-	ln, err := q.from(st.TableRefs.TableRefs, map[string]bool{})
+	ln, mat, all, err := multiSource(ctx, "UPDATE", st.TableRefs, st.Where, st.Order != nil || st.Limit != nil)
 	if err != nil {
 		return nil, err
 	}
-	p, err := q.fromWhere(ln, st.Where)
-	if err != nil {
-		return nil, err
-	}
-	mat := &Materialize{Child: p}
-	all := ln.dmlTargets(0, nil)
 	sch := &schema{cols: ln.cols, clause: "field list"}
 	byTarget := map[int]*Update{}
 	out := &MultiDML{Mat: mat}

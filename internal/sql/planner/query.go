@@ -73,15 +73,9 @@ func (q *qbuilder) schemaFor(cols []OutCol, clause string, sq *subqueries,
 			}
 		}
 		switch x := n.(type) {
-		case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
-			if sq == nil {
-				return nil, false, sqlerr.New(sqlerr.ErrNotSupportedYet, "subqueries here")
-			}
-			e, err := q.subqueryValue(x, sq, s)
-			return e, err == nil, err
-		case *ast.PatternInExpr:
-			if x.Sel == nil {
-				return nil, false, nil
+		case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr, *ast.PatternInExpr:
+			if in, ok := x.(*ast.PatternInExpr); ok && in.Sel == nil {
+				return nil, false, nil // an IN list: the builder's
 			}
 			if sq == nil {
 				return nil, false, sqlerr.New(sqlerr.ErrNotSupportedYet, "subqueries here")

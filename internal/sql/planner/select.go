@@ -153,11 +153,7 @@ func (q *qbuilder) fromWhere(ln *lnode, where ast.ExprNode) (Plan, error) {
 		s := q.schemaFor(ln.cols, "where clause", sq, nil)
 		for _, c := range conjuncts {
 			if pred, ok := asSubqueryPred(c); ok {
-				kind := SemiJoin
-				if pred.neg {
-					kind = AntiSemiJoin
-				}
-				w, err := q.semiJoin(pred, kind, ln.cols, s)
+				w, err := q.semiJoin(pred, pred.kind(false), ln.cols, s)
 				if err != nil {
 					return nil, err
 				}

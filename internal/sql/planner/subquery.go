@@ -29,6 +29,20 @@ type subqueryPred struct {
 	all   bool
 }
 
+// kind is the join that computes the predicate: a filter (semi, anti
+// semi) or, asValue, a column holding its three-valued result.
+func (p subqueryPred) kind(asValue bool) JoinKind {
+	switch {
+	case asValue && p.neg:
+		return AntiLeftOuterSemiJoin
+	case asValue:
+		return LeftOuterSemiJoin
+	case p.neg:
+		return AntiSemiJoin
+	}
+	return SemiJoin
+}
+
 // asSubqueryPred recognizes [NOT] EXISTS, [NOT] IN (subquery) and
 // op ANY/ALL (subquery), under any number of NOTs.
 func asSubqueryPred(n ast.ExprNode) (subqueryPred, bool) {
@@ -100,11 +114,7 @@ func (q *qbuilder) subqueryValue(n ast.ExprNode, sq *subqueries, s *schema) (exp
 	if !ok {
 		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this subquery")
 	}
-	kind := LeftOuterSemiJoin
-	if pred.neg {
-		kind = AntiLeftOuterSemiJoin
-	}
-	w, err := q.semiJoin(pred, kind, sq.cols, s)
+	w, err := q.semiJoin(pred, pred.kind(true), sq.cols, s)
 	if err != nil {
 		return nil, err
 	}
