@@ -30,7 +30,12 @@ type hints struct {
 	straight bool
 }
 
+// parseHints reads st's hints; nil (every method answers "no hint") when
+// it has none, the common case, so that planning allocates nothing.
 func parseHints(st *ast.SelectStmt) *hints {
+	if len(st.TableHints) == 0 && (st.SelectStmtOpts == nil || !st.SelectStmtOpts.StraightJoin) {
+		return nil
+	}
 	h := &hints{algo: map[string]joinAlgo{}, use: map[string][]string{}, ignore: map[string][]string{}}
 	if st.SelectStmtOpts != nil {
 		h.straight = st.SelectStmtOpts.StraightJoin
@@ -89,6 +94,9 @@ func (h *hints) algoFor(n *lnode) joinAlgo {
 // indexFilter returns which indexes the access path of n's table may
 // use: nil when any.
 func (h *hints) indexFilter(n *lnode) func(*catalog.IndexInfo) bool {
+	if h == nil && len(n.hints) == 0 {
+		return nil
+	}
 	alias := strings.ToLower(n.table.Alias)
 	use, hasUse := h.lookupUse(alias)
 	var ignore []string
