@@ -56,13 +56,28 @@ func DecodeBytes(b []byte) (rest, decoded []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	decoded = make([]byte, 0, n/(encGroupSize+1)*encGroupSize)
-	for off := 0; off < n; off += encGroupSize + 1 {
-		group := b[off : off+encGroupSize]
-		pad := int(encMarker - b[off+encGroupSize])
-		decoded = append(decoded, group[:encGroupSize-pad]...)
-	}
+	decoded = appendDecodedGroups(make([]byte, 0, n/(encGroupSize+1)*encGroupSize), b[:n])
 	return b[n:], decoded, nil
+}
+
+// AppendDecodedBytes decodes a memcomparable byte string at the front of
+// b, appends the decoded value to dst and returns the bytes after it and
+// the extended dst: DecodeBytes into a caller's buffer.
+func AppendDecodedBytes(dst, b []byte) (rest, out []byte, err error) {
+	n, err := encodedPrefixLen(b)
+	if err != nil {
+		return nil, dst, err
+	}
+	return b[n:], appendDecodedGroups(dst, b[:n]), nil
+}
+
+// appendDecodedGroups appends the groups of the whole, valid encoding enc.
+func appendDecodedGroups(dst, enc []byte) []byte {
+	for off := 0; off < len(enc); off += encGroupSize + 1 {
+		pad := int(encMarker - enc[off+encGroupSize])
+		dst = append(dst, enc[off:off+encGroupSize-pad]...)
+	}
+	return dst
 }
 
 // EncodedBytesPrefixLen returns the length of the memcomparable encoding at

@@ -54,6 +54,10 @@ func TestEncodeBytesOrderAndRoundTrip(t *testing.T) {
 		if err != nil || !bytes.Equal(dec, a) {
 			t.Fatalf("round trip %v: %v %v", a, dec, err)
 		}
+		rest, app, err := AppendDecodedBytes([]byte("x"), append(ea[1:], 7))
+		if err != nil || !bytes.Equal(app, append([]byte("x"), a...)) || !bytes.Equal(rest, []byte{7}) {
+			t.Fatalf("AppendDecodedBytes %v: %v rest %v %v", a, app, rest, err)
+		}
 	}
 }
 
@@ -67,6 +71,9 @@ func TestDecodeBytesCorrupt(t *testing.T) {
 	} {
 		if _, _, err := DecodeBytes(in); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("DecodeBytes(%v) err = %v, want ErrCorrupt", in, err)
+		}
+		if _, _, err := AppendDecodedBytes(nil, in); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("AppendDecodedBytes(%v) err = %v, want ErrCorrupt", in, err)
 		}
 	}
 }

@@ -8,7 +8,10 @@ import (
 )
 
 // scanner iterates a snapshot range page by page (ScanBatchSize pairs per
-// request), crossing region boundaries. It implements kv.Iterator.
+// request), crossing region boundaries. It implements kv.Iterator. The
+// keys and values it returns belong to their page's response, which
+// nothing writes to again: they stay valid after Next, and callers may
+// keep them without copying (but must not modify them).
 type scanner struct {
 	snap    *snapshot
 	ctx     context.Context

@@ -65,7 +65,9 @@ func (it *unionIter) settle() error {
 			it.key, it.value, it.valid = kv.Key(k), e.value, true
 			return nil
 		default:
-			it.key, it.value, it.valid = it.snap.Key().Clone(), it.snap.Value(), true
+			// A page's keys and values are never overwritten (see
+			// scanner): they outlive the move to the next pair.
+			it.key, it.value, it.valid = it.snap.Key(), it.snap.Value(), true
 			return it.snap.Next()
 		}
 	}

@@ -60,6 +60,17 @@ type Reader struct {
 	// prefixSeeks: the engine splits keys with EngineKeySplit, so point
 	// lookups seek by prefix and skip sstables by bloom filter.
 	prefixSeeks bool
+	// arena, during a scan, holds the copies of the keys and values the
+	// scan returns.
+	arena *arena
+}
+
+// clone copies a value the Reader returns out of iterator memory.
+func (r *Reader) clone(v []byte) []byte {
+	if r.arena != nil {
+		return r.arena.copy(v)
+	}
+	return bytes.Clone(v)
 }
 
 // NewReader returns a Reader over snap.
@@ -314,7 +325,7 @@ func (r *Reader) writeValue(w *Write, key []byte, ts uint64, keyOnly bool) ([]by
 	case keyOnly:
 		return nil, true, nil
 	case w.HasValue:
-		return bytes.Clone(w.ShortValue), true, nil
+		return r.clone(w.ShortValue), true, nil
 	}
 	return r.dataValue(key, w.StartTS)
 }

@@ -39,6 +39,9 @@ func (r *Reader) Scan(start, end []byte, limit int, ts uint64, reverse bool, o *
 	if np, ok := wit.(engine.PrefixNexter); ok && r.prefixSeeks && !reverse {
 		s.nextPrefix = np
 	}
+	// The keys and values of the result share blocks of one arena.
+	r.arena = &arena{}
+	defer func() { r.arena = nil }()
 	return s.run(limit)
 }
 
@@ -73,6 +76,9 @@ type scanner struct {
 
 func (s *scanner) run(limit int) ([]Pair, error) {
 	var out []Pair
+	if limit > 0 {
+		out = make([]Pair, 0, min(limit, 256))
+	}
 	if s.reverse {
 		s.wOK = s.wit.Last()
 		if s.lit != nil {
@@ -171,9 +177,18 @@ func (s *scanner) decodeWKey() error {
 		return nil
 	}
 	ek := s.wit.Key()
-	_, k, _, err := DecodeVersionedKey(ek)
+	if s.wKey != nil && hasVersionPrefix(ek, s.wPrefix) {
+		return nil // still on the key decoded last
+	}
+	if len(ek) < 1+tsLen {
+		return errBadKey
+	}
+	rest, k, err := s.r.arena.decodeBytes(ek[1:])
 	if err != nil {
 		return err
+	}
+	if len(rest) != tsLen {
+		return errBadKey
 	}
 	s.wKey = k
 	s.wPrefix = append(s.wPrefix[:0], ek[:userKeyPrefixLen(ek)]...)
@@ -197,6 +212,11 @@ func (s *scanner) skipKey() {
 	p := s.wPrefix
 	s.wOK = s.wit.Valid()
 	if s.nextPrefix != nil {
+		// Most keys have one version: a Next lands on the next key, and
+		// is cheaper than NextPrefix, which then skips any other versions.
+		if s.wOK && hasVersionPrefix(s.wit.Key(), p) {
+			s.wOK = s.wit.Next()
+		}
 		if s.wOK && hasVersionPrefix(s.wit.Key(), p) {
 			s.wOK = s.nextPrefix.NextPrefix()
 		}

@@ -139,13 +139,17 @@ func (s *Storage) KvScan(ctx context.Context, req *kvrpcpb.ScanRequest) (*kvrpcp
 			resp.Error = keyErr(err)
 			return
 		}
-		resp.Pairs = make([]*kvrpcpb.KvPair, 0, len(pairs))
-		for _, p := range pairs {
+		resp.Pairs = make([]*kvrpcpb.KvPair, len(pairs))
+		block := make([]kvrpcpb.KvPair, len(pairs)) // one allocation for the page
+		for i, p := range pairs {
+			kp := &block[i]
+			kp.Key = p.Key
 			if p.Err != nil {
-				resp.Pairs = append(resp.Pairs, &kvrpcpb.KvPair{Key: p.Key, Error: keyErr(p.Err)})
-				continue
+				kp.Error = keyErr(p.Err)
+			} else {
+				kp.Value = p.Value
 			}
-			resp.Pairs = append(resp.Pairs, &kvrpcpb.KvPair{Key: p.Key, Value: p.Value})
+			resp.Pairs[i] = kp
 		}
 	})
 	return resp, err
