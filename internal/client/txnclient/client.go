@@ -39,8 +39,11 @@ type Options struct {
 	// CommitBatchSize is the target size of one prewrite/commit batch in
 	// bytes (default 16 KiB).
 	CommitBatchSize int
-	// ScanBatchSize is the page size of snapshot scans (default 256).
-	ScanBatchSize int
+	// ScanBatchSize is the size of a snapshot scan's first page (default
+	// 256); each full page doubles the next up to MaxScanBatchSize
+	// (default 4096).
+	ScanBatchSize    int
+	MaxScanBatchSize int
 	// AsyncCommitKeysLimit and AsyncCommitKeySizeLimit bound the txns that
 	// may use async commit (defaults 256 keys, 4 KiB of keys).
 	AsyncCommitKeysLimit    int
@@ -73,6 +76,9 @@ func (o *Options) fillDefaults() {
 	}
 	if o.ScanBatchSize == 0 {
 		o.ScanBatchSize = 256
+	}
+	if o.MaxScanBatchSize == 0 {
+		o.MaxScanBatchSize = 4096
 	}
 	if o.AsyncCommitKeysLimit == 0 {
 		o.AsyncCommitKeysLimit = 256

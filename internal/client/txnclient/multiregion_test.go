@@ -24,6 +24,8 @@ type splitStore struct {
 	mu      sync.Mutex
 	regions []*kvrpcpb.Region
 	epochs  int // region errors answered
+	// scanLimits lists the page size of every KvScan the store served.
+	scanLimits []uint32
 }
 
 // split re-cuts the key space at splits; every region gets a new version.
@@ -122,6 +124,9 @@ func (s *splitStore) KvScan(ctx context.Context, r *kvrpcpb.ScanRequest) (*kvrpc
 		s.mu.Unlock()
 	}
 	s.forward(r.Context)
+	s.mu.Lock()
+	s.scanLimits = append(s.scanLimits, r.Limit)
+	s.mu.Unlock()
 	return s.StoreAPI.KvScan(ctx, r)
 }
 
