@@ -13,15 +13,31 @@ import (
 // unbounded. A key blocked by a lock becomes a Pair with a *kv.LockedError
 // and counts against the limit; other errors abort the scan.
 func (r *Reader) Scan(start, end []byte, limit int, ts uint64, reverse bool, o *ReadOptions) ([]Pair, error) {
-	if err := kv.ValidateRange(start, end); err != nil {
+	var out []Pair
+	if limit > 0 {
+		out = make([]Pair, 0, min(limit, 256))
+	}
+	err := r.ScanFunc(start, end, limit, ts, reverse, o, func(p Pair) {
+		out = append(out, p)
+	})
+	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// ScanFunc is Scan handing each result to emit in scan order instead of
+// collecting them. The pair's key and value are the caller's to keep.
+func (r *Reader) ScanFunc(start, end []byte, limit int, ts uint64, reverse bool, o *ReadOptions, emit func(Pair)) error {
+	if err := kv.ValidateRange(start, end); err != nil {
+		return err
 	}
 	if o == nil {
 		o = &ReadOptions{}
 	}
 	wit, err := r.iterFor(encodedRangeBound(prefixWrite, start, false), encodedRangeBound(prefixWrite, end, true))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var lit engine.Iterator
 	switch {
@@ -31,11 +47,11 @@ func (r *Reader) Scan(start, end []byte, limit int, ts uint64, reverse bool, o *
 	default:
 		lit, err = r.snap.NewIter(lockRangeBound(start, false), lockRangeBound(end, true))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		defer lit.Close()
 	}
-	s := scanner{r: r, wit: wit, lit: lit, ts: ts, o: o, reverse: reverse}
+	s := scanner{r: r, wit: wit, lit: lit, ts: ts, o: o, reverse: reverse, emit: emit}
 	if np, ok := wit.(engine.PrefixNexter); ok && r.prefixSeeks && !reverse {
 		s.nextPrefix = np
 	}
@@ -63,6 +79,8 @@ type scanner struct {
 	ts      uint64
 	o       *ReadOptions
 	reverse bool
+	emit    func(Pair)
+	emitted int
 
 	// nextPrefix, when set (forward scans of an engine split by
 	// EngineKeySplit), moves past a key's remaining versions in one step.
@@ -74,11 +92,7 @@ type scanner struct {
 	seekBuf  []byte
 }
 
-func (s *scanner) run(limit int) ([]Pair, error) {
-	var out []Pair
-	if limit > 0 {
-		out = make([]Pair, 0, min(limit, 256))
-	}
+func (s *scanner) run(limit int) error {
 	if s.reverse {
 		s.wOK = s.wit.Last()
 		if s.lit != nil {
@@ -90,9 +104,9 @@ func (s *scanner) run(limit int) ([]Pair, error) {
 			s.lOK = s.lit.First()
 		}
 	}
-	for limit <= 0 || len(out) < limit {
+	for limit <= 0 || s.emitted < limit {
 		if err := s.decodeWKey(); err != nil {
-			return nil, err
+			return err
 		}
 		var lKey []byte
 		if s.lOK {
@@ -120,7 +134,7 @@ func (s *scanner) run(limit int) ([]Pair, error) {
 		if s.lOK && bytes.Equal(lKey, key) {
 			l, err := DecodeLock(s.lit.Value())
 			if err != nil {
-				return nil, err
+				return err
 			}
 			l = cloneLock(l) // the lock iterator moves on below
 			s.moveLock()
@@ -128,13 +142,13 @@ func (s *scanner) run(limit int) ([]Pair, error) {
 				if containsTS(s.o.CommittedLocks, l.StartTS) {
 					v, found, err := s.r.lockValue(key, l, s.o.KeyOnly)
 					if err != nil {
-						return nil, err
+						return err
 					}
 					if found {
-						out = append(out, Pair{Key: key, Value: v})
+						s.out(Pair{Key: key, Value: v})
 					}
 				} else {
-					out = append(out, Pair{Key: key, Err: &kv.LockedError{Lock: l.Info(key)}})
+					s.out(Pair{Key: key, Err: &kv.LockedError{Lock: l.Info(key)}})
 				}
 				if hasWrite {
 					s.skipKey()
@@ -153,22 +167,27 @@ func (s *scanner) run(limit int) ([]Pair, error) {
 		}
 		v, found, err := visible(s.wit, s.wPrefix, key, s.ts, s.o.KeyOnly)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if found {
-			out = append(out, Pair{Key: key, Value: v})
+			s.out(Pair{Key: key, Value: v})
 		}
 		s.skipKey()
 	}
 	if err := s.wit.Error(); err != nil {
-		return nil, err
+		return err
 	}
 	if s.lit != nil {
 		if err := s.lit.Error(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return out, nil
+	return nil
+}
+
+func (s *scanner) out(p Pair) {
+	s.emitted++
+	s.emit(p)
 }
 
 func (s *scanner) decodeWKey() error {

@@ -134,22 +134,23 @@ func (s *Storage) KvScan(ctx context.Context, req *kvrpcpb.ScanRequest) (*kvrpcp
 		o.LockCandidates, o.LockCandidatesKnown = s.locks.keysIn(lo, hi)
 	}
 	err := s.read(ctx, func(r *mvcc.Reader) {
-		pairs, err := r.Scan(lo, hi, int(req.GetLimit()), ts, req.GetReverse(), o)
-		if err != nil {
-			resp.Error = keyErr(err)
-			return
-		}
-		resp.Pairs = make([]*kvrpcpb.KvPair, len(pairs))
-		block := make([]kvrpcpb.KvPair, len(pairs)) // one allocation for the page
-		for i, p := range pairs {
-			kp := &block[i]
-			kp.Key = p.Key
-			if p.Err != nil {
-				kp.Error = keyErr(p.Err)
-			} else {
-				kp.Value = p.Value
+		// The pairs are allocated in blocks, not one by one.
+		const blockLen = 256
+		var block []kvrpcpb.KvPair
+		err := r.ScanFunc(lo, hi, int(req.GetLimit()), ts, req.GetReverse(), o, func(p mvcc.Pair) {
+			if len(block) == cap(block) {
+				block = make([]kvrpcpb.KvPair, 0, min(int(req.GetLimit()), blockLen))
 			}
-			resp.Pairs[i] = kp
+			block = append(block, kvrpcpb.KvPair{Key: p.Key, Value: p.Value})
+			kp := &block[len(block)-1]
+			if p.Err != nil {
+				kp.Value, kp.Error = nil, keyErr(p.Err)
+			}
+			resp.Pairs = append(resp.Pairs, kp)
+		})
+		if err != nil {
+			resp.Pairs = nil
+			resp.Error = keyErr(err)
 		}
 	})
 	return resp, err
