@@ -39,6 +39,7 @@ func (q *qbuilder) innerJoins(n *lnode, conds []expr.Expression) Plan {
 	var units []*joinUnit
 	all := append([]expr.Expression(nil), conds...)
 	flattenInner(n, 0, &units, &all, true)
+	all = propagateConstants(all)
 	unitOf := make([]int, len(n.joinedCols()))
 	for ui, u := range units {
 		for i := range u.n.cols {
