@@ -112,9 +112,18 @@ func accessPathWith(src TableSource, conds []expr.Expression, allow func(*catalo
 		}
 		return best, without(conds, best.RangeConds)
 	}
+	if !ok(nil) {
+		return &TableScan{TableSource: src, Full: true}, conds
+	}
+	return tablePath(src, ccs, conds)
+}
+
+// tablePath reads src's rows by handle: the range of the bounds conds put
+// on the int primary key, or the whole table.
+func tablePath(src TableSource, ccs []colCond, conds []expr.Expression) (*TableScan, []expr.Expression) {
 	// Handle ranges follow the signed order of handles: not for UNSIGNED
 	// keys, whose large values are negative handles.
-	if pk := t.PKHandleColumn(); pk != nil && !pk.FieldType.IsUnsigned() && ok(nil) {
+	if pk := src.Table.PKHandleColumn(); pk != nil && !pk.FieldType.IsUnsigned() {
 		var r HandleRange
 		var used []expr.Expression
 		for _, cc := range ccs {
@@ -128,6 +137,17 @@ func accessPathWith(src TableSource, conds []expr.Expression, allow func(*catalo
 		}
 	}
 	return &TableScan{TableSource: src, Full: true}, conds
+}
+
+// tablePathOf is tablePath for conditions not yet matched to columns.
+func tablePathOf(src TableSource, conds []expr.Expression) (*TableScan, []expr.Expression) {
+	var ccs []colCond
+	for _, c := range conds {
+		if cc, ok := matchColCond(c); ok {
+			ccs = append(ccs, cc)
+		}
+	}
+	return tablePath(src, ccs, conds)
 }
 
 // handlePath: an equality or IN list on the int primary key is a

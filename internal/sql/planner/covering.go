@@ -17,7 +17,14 @@ func markCovering(p Plan, needed []bool) {
 	}
 	switch x := p.(type) {
 	case *Projection:
-		markCovering(x.Child, usedBy(len(x.Child.Schema()), nil, x.Exprs...))
+		// Only the expressions of the outputs read above read the child.
+		var used []expr.Expression
+		for i, e := range x.Exprs {
+			if needed[i] {
+				used = append(used, e)
+			}
+		}
+		markCovering(x.Child, usedBy(len(x.Child.Schema()), nil, used...))
 	case *Selection:
 		markCovering(x.Child, usedBy(n, needed, x.Conds...))
 	case *Sort:

@@ -107,9 +107,12 @@ func (q *qbuilder) physical(n *lnode, conds []expr.Expression) Plan {
 			p, rest := accessPathWith(*n.table, conds, filter)
 			if il, ok := p.(*IndexLookUp); ok && filter == nil {
 				// With statistics, an index range that finds a large part
-				// of the table costs more in row lookups than a scan.
-				if t := statsOf(q.ctx, il.Table.ID); !t.Pseudo() && q.estimate(il)*4 > t.RowCount() {
-					p, rest = &TableScan{TableSource: *n.table, Full: true}, conds
+				// of the table (or of a handle range) costs more in row
+				// lookups than a scan.
+				if t := statsOf(q.ctx, il.Table.ID); !t.Pseudo() {
+					if tp, trest := tablePathOf(*n.table, conds); q.estimate(il)*4 > q.estimate(tp) {
+						p, rest = tp, trest
+					}
 				}
 			}
 			if len(rest) > 0 {
