@@ -23,7 +23,8 @@ type hashJoin struct {
 	j           *joiner
 
 	store     rowStore
-	table     map[string][]rowRef
+	table     joinTable
+	cands     []rowRef // scratch: one probe row's candidates
 	allRefs   []rowRef
 	buildNull bool // null-aware: some build key is NULL
 	key       []byte
@@ -57,7 +58,7 @@ func (e *hashJoin) Open(ctx context.Context) error {
 	}
 	e.grace.close()
 	e.store = rowStore{fts: build.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
-	e.table = make(map[string][]rowRef)
+	e.table.reset()
 	e.buildNull, e.buildRows = false, 0
 	e.probeRow, e.probeEOF = 0, false
 	e.out.reset(e.fts, size)
@@ -174,7 +175,8 @@ func (e *hashJoin) probe(row chunk.Row, k []byte, null, keyless bool) error {
 			}
 		case null:
 		default:
-			cands = e.table[string(k)]
+			e.cands = e.table.lookup(k, e.cands[:0])
+			cands = e.cands
 			if len(cands) == 0 && e.buildNull {
 				forced = tNull
 			}
@@ -189,7 +191,7 @@ func (e *hashJoin) probe(row chunk.Row, k []byte, null, keyless bool) error {
 func (e *hashJoin) Close() error {
 	e.grace.close()
 	e.store.reset()
-	e.table = nil
+	e.table.release()
 	e.allRefs = e.allRefs[:0]
 	err := e.left.Close()
 	if err2 := e.right.Close(); err == nil {

@@ -26,7 +26,8 @@ type indexJoin struct {
 
 	batch rowStore // the left rows of the batch
 	store rowStore // their right rows
-	table map[string][]rowRef
+	table joinTable
+	cands []rowRef // scratch: one outer row's candidates
 	key   []byte
 	eof   bool
 	out   joinOut
@@ -80,7 +81,8 @@ func (e *indexJoin) nextBatch(ctx context.Context) error {
 		}
 		var cands []rowRef
 		if !null {
-			cands = e.table[string(k)]
+			e.cands = e.table.lookup(k, e.cands[:0])
+			cands = e.cands
 		}
 		if err := e.j.emit(e.out.rows, row, &e.store, cands, tFalse); err != nil {
 			return err
@@ -93,7 +95,7 @@ func (e *indexJoin) nextBatch(ctx context.Context) error {
 // table.
 func (e *indexJoin) lookUp(ctx context.Context) error {
 	e.store.reset()
-	e.table = make(map[string][]rowRef)
+	e.table.reset()
 	seen := map[string]bool{}
 	var tuples [][]expr.Expression
 	for _, ref := range e.batch.all(nil) {
@@ -165,7 +167,7 @@ func (e *indexJoin) lookUp(ctx context.Context) error {
 				continue
 			}
 			ref := e.store.add(row)
-			e.table[string(k)] = append(e.table[string(k)], ref)
+			e.table.add(k, ref)
 		}
 		return nil
 	})
@@ -192,6 +194,6 @@ func (e *indexJoin) keyOf(keys []expr.Expression, row chunk.Row) ([]byte, bool, 
 func (e *indexJoin) Close() error {
 	e.store.reset()
 	e.batch.reset()
-	e.table = nil
+	e.table.release()
 	return e.outer.Close()
 }

@@ -135,7 +135,7 @@ func (e *hashJoin) addBuild(k []byte, row chunk.Row) error {
 		return g.err
 	}
 	if !g.spilled { // else the row went to disk with the others
-		e.table[string(k)] = append(e.table[string(k)], ref)
+		e.table.add(k, ref)
 	}
 	return nil
 }
@@ -178,7 +178,7 @@ func (e *hashJoin) Spill() (int64, error) {
 	}
 	freed := e.store.bytes
 	e.store.reset()
-	e.table = make(map[string][]rowRef)
+	e.table.reset()
 	return freed, nil
 }
 
@@ -315,7 +315,7 @@ func (e *hashJoin) loadPart() error {
 	g.pending = g.pending[:len(g.pending)-1]
 	g.cur = part
 	e.store.reset()
-	e.table = make(map[string][]rowRef)
+	e.table.reset()
 	g.level, g.spilled = part.level, false
 	bkeys, pkeys := e.sideKeys()
 	chk := chunk.New(e.store.fts, 1)

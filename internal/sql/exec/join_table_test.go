@@ -1,0 +1,41 @@
+package exec
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// TestJoinTable checks the join hash table against a map of slices: every
+// key's refs come back, in the order they were added, and nothing else.
+func TestJoinTable(t *testing.T) {
+	var jt joinTable
+	for round := 0; round < 2; round++ { // the second round reuses the table
+		jt.reset()
+		want := map[string][]rowRef{}
+		for i := 0; i < 5000; i++ {
+			k := []byte(fmt.Sprintf("k%d", i*7%1300))
+			if i%11 == 0 {
+				k = nil // the empty key is a key too
+			}
+			ref := rowRef{c: int32(i / 1024), i: int32(i % 1024)}
+			jt.add(k, ref)
+			want[string(k)] = append(want[string(k)], ref)
+		}
+		var got []rowRef
+		for k, refs := range want {
+			got = jt.lookup([]byte(k), got[:0])
+			if !slices.Equal(got, refs) {
+				t.Fatalf("key %q: %v, want %v", k, got, refs)
+			}
+		}
+		if got = jt.lookup([]byte("missing"), got[:0]); len(got) != 0 {
+			t.Fatalf("missing key: %v", got)
+		}
+		// lookup appends after what dst holds.
+		got = jt.lookup([]byte("k0"), []rowRef{{c: -1}})
+		if len(got) != 1+len(want["k0"]) || got[0].c != -1 || !slices.Equal(got[1:], want["k0"]) {
+			t.Fatalf("append to dst: %v", got)
+		}
+	}
+}
