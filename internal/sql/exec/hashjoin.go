@@ -24,7 +24,6 @@ type hashJoin struct {
 
 	store     rowStore
 	table     joinTable
-	cands     []rowRef // scratch: one probe row's candidates
 	allRefs   []rowRef
 	buildNull bool // null-aware: some build key is NULL
 	key       []byte
@@ -175,8 +174,7 @@ func (e *hashJoin) probe(row chunk.Row, k []byte, null, keyless bool) error {
 			}
 		case null:
 		default:
-			e.cands = e.table.lookup(k, e.cands[:0])
-			cands = e.cands
+			cands = e.table.lookup(k)
 			if len(cands) == 0 && e.buildNull {
 				forced = tNull
 			}

@@ -27,7 +27,6 @@ type indexJoin struct {
 	batch rowStore // the left rows of the batch
 	store rowStore // their right rows
 	table joinTable
-	cands []rowRef // scratch: one outer row's candidates
 	key   []byte
 	eof   bool
 	out   joinOut
@@ -81,8 +80,7 @@ func (e *indexJoin) nextBatch(ctx context.Context) error {
 		}
 		var cands []rowRef
 		if !null {
-			e.cands = e.table.lookup(k, e.cands[:0])
-			cands = e.cands
+			cands = e.table.lookup(k)
 		}
 		if err := e.j.emit(e.out.rows, row, &e.store, cands, tFalse); err != nil {
 			return err

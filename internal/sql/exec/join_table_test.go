@@ -22,20 +22,23 @@ func TestJoinTable(t *testing.T) {
 			jt.add(k, ref)
 			want[string(k)] = append(want[string(k)], ref)
 		}
-		var got []rowRef
 		for k, refs := range want {
-			got = jt.lookup([]byte(k), got[:0])
-			if !slices.Equal(got, refs) {
+			if got := jt.lookup([]byte(k)); !slices.Equal(got, refs) {
 				t.Fatalf("key %q: %v, want %v", k, got, refs)
 			}
 		}
-		if got = jt.lookup([]byte("missing"), got[:0]); len(got) != 0 {
+		if got := jt.lookup([]byte("missing")); len(got) != 0 {
 			t.Fatalf("missing key: %v", got)
 		}
-		// lookup appends after what dst holds.
-		got = jt.lookup([]byte("k0"), []rowRef{{c: -1}})
-		if len(got) != 1+len(want["k0"]) || got[0].c != -1 || !slices.Equal(got[1:], want["k0"]) {
-			t.Fatalf("append to dst: %v", got)
+		// Rows added after lookups join the groups.
+		jt.add([]byte("k0"), rowRef{c: 99})
+		jt.add([]byte("new"), rowRef{c: 98})
+		want["k0"] = append(want["k0"], rowRef{c: 99})
+		want["new"] = []rowRef{{c: 98}}
+		for k, refs := range want {
+			if got := jt.lookup([]byte(k)); !slices.Equal(got, refs) {
+				t.Fatalf("after more adds, key %q: %v, want %v", k, got, refs)
+			}
 		}
 	}
 }
