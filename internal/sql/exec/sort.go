@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"cmp"
 	"context"
 	"slices"
 
@@ -39,12 +40,23 @@ type sortExec struct {
 	ords    []expr.Order // the ORDER BY items' orders (collations)
 	// topStore holds a TopN heap's rows.
 	topStore rowStore
+	// intKeys: every row's keys are int64s or NULLs, at most maxIntKeys
+	// of them, held inline in the rows.
+	intKeys bool
 }
 
 type sortRow struct {
 	row  chunk.Row
 	keys []types.Datum
+	seq  int // arrival order: ties keep it, as a stable sort would
+	// ik and nulls hold the keys again, inline, while intKeys: comparing
+	// them does not chase keys into memory scattered over the rows.
+	ik    [maxIntKeys]int64
+	nulls uint8 // bit k: key k is NULL
 }
+
+// maxIntKeys is how many ORDER BY items the inline int keys hold.
+const maxIntKeys = 2
 
 // topNHeapMax is the largest offset+count a TopN keeps in a heap; a
 // larger bound sorts (and spills) as a full sort.
@@ -72,6 +84,7 @@ func (e *sortExec) Open(ctx context.Context) error {
 		}
 	}
 	e.mem.AddSpiller(e)
+	e.intKeys = len(e.by) <= maxIntKeys
 	e.filling = true
 	err := e.readAll(ctx)
 	e.filling = false
@@ -109,14 +122,20 @@ func (e *sortExec) readAll(ctx context.Context) error {
 			return nil
 		}
 		store := chunk.New(e.fts, n)
+		nk := len(e.by)
+		slab := make([]types.Datum, n*nk) // the chunk's rows' keys
 		for i := 0; i < n; i++ {
 			store.AppendRow(e.buf.GetRow(i))
 			row := store.GetRow(i)
-			keys, err := e.keysOf(row)
-			if err != nil {
+			keys := slab[i*nk : (i+1)*nk : (i+1)*nk]
+			if err := e.keysInto(keys, row); err != nil {
 				return err
 			}
-			e.rows = append(e.rows, sortRow{row: row, keys: keys})
+			sr := sortRow{row: row, keys: keys, seq: len(e.rows)}
+			if e.intKeys {
+				e.inlineIntKeys(&sr)
+			}
+			e.rows = append(e.rows, sr)
 			sz := rowSize(row, e.fts) + int64(len(keys))*24 + 48
 			e.bytes += sz
 			if err := e.mem.Consume(sz); err != nil {
@@ -132,14 +151,19 @@ func (e *sortExec) readAll(ctx context.Context) error {
 // keysOf evaluates the ORDER BY items on row.
 func (e *sortExec) keysOf(row chunk.Row) ([]types.Datum, error) {
 	keys := make([]types.Datum, len(e.by))
+	return keys, e.keysInto(keys, row)
+}
+
+// keysInto evaluates the ORDER BY items on row into keys.
+func (e *sortExec) keysInto(keys []types.Datum, row chunk.Row) error {
 	for k, b := range e.by {
 		d, err := b.Expr.Eval(e.ectx.Eval, row)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		keys[k] = d
 	}
-	return keys, nil
+	return nil
 }
 
 // compareKeys orders two rows' ORDER BY values.
@@ -156,8 +180,68 @@ func (e *sortExec) compareKeys(a, b []types.Datum) int {
 	return 0
 }
 
+// inlineIntKeys copies r's keys into r.ik, or ends intKeys when one is
+// not an int64.
+func (e *sortExec) inlineIntKeys(r *sortRow) {
+	for k := range r.keys {
+		switch d := &r.keys[k]; d.Kind() {
+		case types.KindNull:
+			r.nulls |= 1 << k
+		case types.KindInt64:
+			r.ik[k] = d.GetInt64()
+		default:
+			e.intKeys = false
+			return
+		}
+	}
+}
+
+// compareIntKeys is compareKeys over inline int keys.
+func (e *sortExec) compareIntKeys(a, b *sortRow) int {
+	for k, item := range e.by {
+		an, bn := a.nulls&(1<<k) != 0, b.nulls&(1<<k) != 0
+		var c int
+		switch {
+		case an || bn:
+			c = cmp.Compare(b2i(bn), b2i(an)) // NULL first
+		default:
+			c = cmp.Compare(a.ik[k], b.ik[k])
+		}
+		if item.Desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func (e *sortExec) sortRows() {
-	slices.SortStableFunc(e.rows, func(a, b sortRow) int { return e.compareKeys(a.keys, b.keys) })
+	if e.intKeys {
+		slices.SortFunc(e.rows, func(a, b sortRow) int {
+			if c := e.compareIntKeys(&a, &b); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+		return
+	}
+	// An unstable sort broken by arrival order: stable, in O(n log n)
+	// (SortStableFunc merges in place in O(n log² n)).
+	slices.SortFunc(e.rows, func(a, b sortRow) int {
+		if c := e.compareKeys(a.keys, b.keys); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
 }
 
 // Spill writes the rows held so far as one sorted run and releases

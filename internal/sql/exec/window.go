@@ -37,23 +37,26 @@ func (e *window) Open(ctx context.Context) error {
 	}
 	e.store = rowStore{fts: e.child.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
 	e.rows, e.out, e.pos = e.rows[:0], e.out[:0], 0
+	np, no := len(e.p.PartitionBy), len(e.p.OrderBy)
 	err := e.drainChild(ctx, func(c *chunk.Chunk) error {
+		slab := make([]types.Datum, c.NumRows()*(np+no)) // the chunk's rows' keys
 		for i := 0; i < c.NumRows(); i++ {
 			row := c.GetRow(i)
-			wr := winRow{ref: e.store.add(row)}
-			for _, x := range e.p.PartitionBy {
+			keys := slab[i*(np+no) : (i+1)*(np+no)]
+			wr := winRow{ref: e.store.add(row), part: keys[:np:np], order: keys[np:]}
+			for k, x := range e.p.PartitionBy {
 				d, err := x.Eval(e.ectx.Eval, row)
 				if err != nil {
 					return err
 				}
-				wr.part = append(wr.part, expr.OrderOf(x.Type()).Key(d.Clone())) // collation sort key: see sameDatums
+				wr.part[k] = expr.OrderOf(x.Type()).Key(d.Clone()) // collation sort key: see sameDatums
 			}
-			for _, b := range e.p.OrderBy {
+			for k, b := range e.p.OrderBy {
 				d, err := b.Expr.Eval(e.ectx.Eval, row)
 				if err != nil {
 					return err
 				}
-				wr.order = append(wr.order, expr.OrderOf(b.Expr.Type()).Key(d.Clone()))
+				wr.order[k] = expr.OrderOf(b.Expr.Type()).Key(d.Clone())
 			}
 			e.rows = append(e.rows, wr)
 		}
@@ -65,7 +68,12 @@ func (e *window) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	nf := len(e.p.Funcs)
 	e.out = make([][]types.Datum, len(e.rows))
+	slab := make([]types.Datum, len(e.rows)*nf)
+	for i := range e.out {
+		e.out[i] = slab[i*nf : (i+1)*nf : (i+1)*nf]
+	}
 	for start := 0; start < len(e.rows); {
 		end := start + 1
 		for end < len(e.rows) && sameDatums(e.rows[start].part, e.rows[end].part) {
@@ -94,9 +102,6 @@ func sameDatums(a, b []types.Datum) bool {
 // partition computes the functions for rows [start, end).
 func (e *window) partition(start, end int) error {
 	n := end - start
-	for i := start; i < end; i++ {
-		e.out[i] = make([]types.Datum, len(e.p.Funcs))
-	}
 	// Peer groups: peerStart[i], peerEnd[i] (exclusive), in partition
 	// positions.
 	peerStart, peerEnd := make([]int, n), make([]int, n)
