@@ -80,6 +80,7 @@ func (o *Options) fillDefaults() {
 	if o.MaxScanBatchSize == 0 {
 		o.MaxScanBatchSize = 4096
 	}
+	o.MaxScanBatchSize = max(o.MaxScanBatchSize, o.ScanBatchSize)
 	if o.AsyncCommitKeysLimit == 0 {
 		o.AsyncCommitKeysLimit = 256
 	}

@@ -34,14 +34,14 @@ type scanner struct {
 	limit  int    // size of the next page
 	pages  int    // pages received
 
-	pending  chan scanPage // the next page, read in the background; nil if none
+	pending  chan pageRead // the next page, read in the background; nil if none
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
 }
 
-// scanPage is one page read: its pairs, the region it read, and the
+// pageRead is one page read: its pairs, the region it read, and the
 // page size asked for.
-type scanPage struct {
+type pageRead struct {
 	pairs []*kvrpcpb.KvPair
 	loc   *locate.KeyLocation
 	limit int
@@ -63,15 +63,15 @@ func newScanner(ctx context.Context, snap *snapshot, start, end []byte, reverse 
 }
 
 // read reads the page of the given size at cursor.
-func (s *scanner) read(ctx context.Context, cursor []byte, limit int) scanPage {
+func (s *scanner) read(ctx context.Context, cursor []byte, limit int) pageRead {
 	pairs, loc, err := s.snap.scanPage(ctx, s.start, s.end, cursor, s.reverse, limit)
-	return scanPage{pairs: pairs, loc: loc, limit: limit, err: err}
+	return pageRead{pairs: pairs, loc: loc, limit: limit, err: err}
 }
 
 // fetch loads pages until one is non-empty or the range is exhausted.
 func (s *scanner) fetch() error {
 	for !s.eof {
-		var p scanPage
+		var p pageRead
 		if s.pending != nil {
 			p = <-s.pending
 			s.pending = nil
@@ -95,7 +95,7 @@ func (s *scanner) fetch() error {
 }
 
 // advance moves the cursor past page p and sizes the next page.
-func (s *scanner) advance(p scanPage) {
+func (s *scanner) advance(p pageRead) {
 	pairs := p.pairs
 	switch {
 	case len(pairs) == p.limit && s.reverse:
@@ -116,7 +116,7 @@ func (s *scanner) advance(p scanPage) {
 		s.cursor = p.loc.EndKey
 	}
 	if len(pairs) == p.limit {
-		s.limit = min(2*s.limit, max(s.snap.c.opts.MaxScanBatchSize, s.snap.c.opts.ScanBatchSize))
+		s.limit = min(2*s.limit, s.snap.c.opts.MaxScanBatchSize)
 	}
 }
 
@@ -125,7 +125,7 @@ func (s *scanner) prefetch() {
 	if s.bgCtx == nil {
 		s.bgCtx, s.bgCancel = context.WithCancel(s.ctx)
 	}
-	ch := make(chan scanPage, 1)
+	ch := make(chan pageRead, 1)
 	s.pending = ch
 	ctx, cursor, limit := s.bgCtx, s.cursor, s.limit
 	go func() { ch <- s.read(ctx, cursor, limit) }()

@@ -94,17 +94,27 @@ func appendWritePrefix(dst, key []byte) []byte {
 // DecodeVersionedKey splits a write or data engine key into its prefix
 // byte, user key and timestamp.
 func DecodeVersionedKey(ek []byte) (prefix byte, key []byte, ts uint64, err error) {
-	if len(ek) < 1+tsLen {
-		return 0, nil, 0, errBadKey
-	}
-	rest, key, err := codec.DecodeBytes(ek[1:])
+	key, ts, err = decodeVersionedKeyWith(ek, codec.DecodeBytes)
 	if err != nil {
 		return 0, nil, 0, err
 	}
-	if len(rest) != tsLen {
-		return 0, nil, 0, errBadKey
+	return ek[0], key, ts, nil
+}
+
+// decodeVersionedKeyWith splits a versioned engine key into its user key,
+// decoded by decode (codec.DecodeBytes or an arena's), and timestamp.
+func decodeVersionedKeyWith(ek []byte, decode func([]byte) (rest, key []byte, err error)) (key []byte, ts uint64, err error) {
+	if len(ek) < 1+tsLen {
+		return nil, 0, errBadKey
 	}
-	return ek[0], key, ^binary.BigEndian.Uint64(rest), nil
+	rest, key, err := decode(ek[1:])
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(rest) != tsLen {
+		return nil, 0, errBadKey
+	}
+	return key, ^binary.BigEndian.Uint64(rest), nil
 }
 
 // versionTS returns the timestamp suffix of a versioned engine key.

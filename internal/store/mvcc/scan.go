@@ -199,15 +199,9 @@ func (s *scanner) decodeWKey() error {
 	if s.wKey != nil && hasVersionPrefix(ek, s.wPrefix) {
 		return nil // still on the key decoded last
 	}
-	if len(ek) < 1+tsLen {
-		return errBadKey
-	}
-	rest, k, err := s.r.arena.decodeBytes(ek[1:])
+	k, _, err := decodeVersionedKeyWith(ek, s.r.arena.decodeBytes)
 	if err != nil {
 		return err
-	}
-	if len(rest) != tsLen {
-		return errBadKey
 	}
 	s.wKey = k
 	s.wPrefix = append(s.wPrefix[:0], ek[:userKeyPrefixLen(ek)]...)

@@ -141,10 +141,12 @@ func (s *Storage) KvScan(ctx context.Context, req *kvrpcpb.ScanRequest) (*kvrpcp
 			if len(block) == cap(block) {
 				block = make([]kvrpcpb.KvPair, 0, min(int(req.GetLimit()), blockLen))
 			}
-			block = append(block, kvrpcpb.KvPair{Key: p.Key, Value: p.Value})
+			block = append(block, kvrpcpb.KvPair{Key: p.Key})
 			kp := &block[len(block)-1]
 			if p.Err != nil {
-				kp.Value, kp.Error = nil, keyErr(p.Err)
+				kp.Error = keyErr(p.Err)
+			} else {
+				kp.Value = p.Value
 			}
 			resp.Pairs = append(resp.Pairs, kp)
 		})
