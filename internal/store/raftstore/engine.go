@@ -173,11 +173,7 @@ func (s *Store) propose(ctx context.Context, p *peer, cmd *raftserverpb.RaftCmdR
 // proposeOpts is propose with the write's NoSync flag.
 func (s *Store) proposeOpts(ctx context.Context, p *peer, cmd *raftserverpb.RaftCmdRequest, cc *raftpb.ConfChangeV2, noSync bool) (applyResult, error) {
 	ch := make(chan applyResult, 1)
-	prop := &proposal{id: proposalIDs.Add(1), cmd: cmd, noSync: noSync, done: func(r applyResult) { ch <- r }}
-	if cc != nil {
-		prop.cc = cc
-	}
-	p.post(prop)
+	p.post(&proposal{id: proposalIDs.Add(1), cmd: cmd, cc: cc, noSync: noSync, done: func(r applyResult) { ch <- r }})
 	// Wait for the final answer even past ctx's deadline: the caller holds
 	// the keys' latches, and releasing them while the write may still
 	// apply would let another command decide on a state about to change.
