@@ -1,16 +1,12 @@
 package difftest
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,7 +14,10 @@ import (
 	"github.com/strata-db/strata/tests/testproc"
 )
 
-var strataReadyRE = regexp.MustCompile(`strata server ready: mysql --host (\S+) --port (\d+) -u root`)
+var (
+	strataReadyRE = regexp.MustCompile(`strata server ready: mysql --host (\S+) --port (\d+) -u root`)
+	mariaReadyRE  = regexp.MustCompile(`ready for connections`)
+)
 
 // mysql8Mode is MySQL 8.0's default sql_mode; MariaDB's session is set to it
 // so that both servers judge queries by the same rules.
@@ -62,46 +61,9 @@ func startMariaDB(t *testing.T) string {
 		"--pid-file=" + filepath.Join(dir, "mysqld.pid"), "--port=" + strconv.Itoa(port), "--bind-address=127.0.0.1",
 		"--skip-grant-tables", "--skip-log-bin", "--innodb-buffer-pool-size=32M", "--innodb-flush-log-at-trx-commit=0",
 		"--character-set-server=utf8mb4", "--collation-server=utf8mb4_general_ci"}, userArgs...)
-	cmd := exec.Command(mariadbd, args...)
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start mariadbd: %v", err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); pw.Close(); close(done) }()
-	ready := make(chan struct{})
-	var log strings.Builder
-	logDone := make(chan struct{})
-	go func() {
-		defer close(logDone)
-		sc := bufio.NewScanner(pr)
-		signalled := false
-		for sc.Scan() {
-			log.WriteString(sc.Text() + "\n")
-			if !signalled && strings.Contains(sc.Text(), "ready for connections") {
-				signalled = true
-				close(ready)
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(30 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
-	select {
-	case <-ready:
-	case <-done:
-		<-logDone
-		t.Fatalf("mariadbd exited before it was ready:\n%s", log.String())
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("mariadbd not ready within 2 minutes")
-	}
+	p := testproc.StartProgram(t, mariadbd, args...)
+	t.Cleanup(func() { _ = p.Stop(30 * time.Second) }) // before StartProgram's kill -9
+	p.WaitLine(mariaReadyRE, 2*time.Minute)
 	return fmt.Sprintf("127.0.0.1:%d", port)
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sync"
 	"syscall"
@@ -14,10 +15,12 @@ import (
 	"time"
 )
 
-// Proc is one running strata process.
+// Proc is one running process: strata, or another program a test runs
+// beside it (StartProgram).
 type Proc struct {
 	t    testing.TB
 	cmd  *exec.Cmd
+	name string // the program, for messages
 	args []string
 
 	mu     sync.Mutex
@@ -35,13 +38,25 @@ func Start(t testing.TB, args ...string) *Proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Proc{t: t, args: args, lines: make(chan string, 4096), done: make(chan struct{})}
-	p.cmd = exec.Command(bin, args...)
+	return start(t, bin, "strata", args)
+}
+
+// StartProgram runs the program at path with args, as Start runs strata:
+// for a server a test compares strata with, say.
+func StartProgram(t testing.TB, path string, args ...string) *Proc {
+	t.Helper()
+	return start(t, path, filepath.Base(path), args)
+}
+
+func start(t testing.TB, path, name string, args []string) *Proc {
+	t.Helper()
+	p := &Proc{t: t, name: name, args: args, lines: make(chan string, 4096), done: make(chan struct{})}
+	p.cmd = exec.Command(path, args...)
 	pr, pw := io.Pipe()
 	p.cmd.Stdout = pw
 	p.cmd.Stderr = pw
 	if err := p.cmd.Start(); err != nil {
-		t.Fatalf("start strata %v: %v", args, err)
+		t.Fatalf("start %s %v: %v", name, args, err)
 	}
 	go func() {
 		sc := bufio.NewScanner(pr)
@@ -65,7 +80,7 @@ func Start(t testing.TB, args ...string) *Proc {
 	t.Cleanup(func() {
 		p.Kill()
 		if t.Failed() {
-			t.Logf("output of strata %v:\n%s", args, p.Output())
+			t.Logf("output of %s %v:\n%s", name, args, p.Output())
 		}
 	})
 	return p
@@ -92,12 +107,12 @@ func (p *Proc) WaitLine(re *regexp.Regexp, timeout time.Duration) []string {
 						return m
 					}
 				default:
-					p.t.Fatalf("strata %v exited (%v) before printing %q:\n%s", p.args, p.err, re, p.Output())
+					p.t.Fatalf("%s %v exited (%v) before printing %q:\n%s", p.name, p.args, p.err, re, p.Output())
 					return nil
 				}
 			}
 		case <-ctx.Done():
-			p.t.Fatalf("strata %v did not print %q within %v:\n%s", p.args, re, timeout, p.Output())
+			p.t.Fatalf("%s %v did not print %q within %v:\n%s", p.name, p.args, re, timeout, p.Output())
 			return nil
 		}
 	}
@@ -128,7 +143,7 @@ func (p *Proc) Stop(timeout time.Duration) error {
 		return p.err
 	case <-time.After(timeout):
 		p.Kill()
-		return fmt.Errorf("strata %v did not exit within %v of SIGTERM", p.args, timeout)
+		return fmt.Errorf("%s %v did not exit within %v of SIGTERM", p.name, p.args, timeout)
 	}
 }
 
