@@ -173,7 +173,7 @@ func (b *builder) column(name *ast.ColumnName) (Expression, error) {
 // all its arguments are (non-parameter) constants.
 func (b *builder) newFunc(name string, args []Expression, ft *types.FieldType, fn builtin) Expression {
 	sf := &ScalarFunction{Name: name, Args: args, Ft: ft, fn: fn}
-	if !foldable(name) {
+	if !foldable(name, fn) {
 		return sf
 	}
 	for _, a := range args {
@@ -191,16 +191,20 @@ func (b *builder) newFunc(name string, args []Expression, ft *types.FieldType, f
 	return &Constant{Value: d.Clone(), Ft: ft, ParamIndex: -1}
 }
 
-// foldable reports functions whose value depends on their arguments only
-// (COLLATE is kept: its explicit coercibility matters to the parent).
-func foldable(name string) bool {
-	switch name {
-	case "now", "curdate", "database", "user", "current_user", "connection_id",
-		"last_insert_id", FnSysVar, FnGetVar, FnCollate, "rand", "uuid", "sleep",
-		"from_unixtime", "unix_timestamp":
+// volatileFn is implemented by the builtins whose value depends on more
+// than their arguments (the clock, the session, a random generator): they
+// are never folded, since a cached plan runs in later statements.
+type volatileFn interface{ volatile() bool }
+
+// foldable reports whether a call of fn can be folded into a constant when
+// its arguments are constants: unless fn is volatile (COLLATE is kept too:
+// its explicit coercibility matters to the parent).
+func foldable(name string, fn builtin) bool {
+	if name == FnCollate {
 		return false
 	}
-	return true
+	v, ok := fn.(volatileFn)
+	return !ok || !v.volatile()
 }
 
 func (b *builder) maybeNot(not bool, e Expression) (Expression, error) {

@@ -16,6 +16,9 @@ type ctxFunc struct {
 	ft   *types.FieldType
 }
 
+// volatile: every function but VERSION reads the session.
+func (f *ctxFunc) volatile() bool { return f.name != "version" }
+
 func (f *ctxFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	switch f.name {
 	case "now":
@@ -72,6 +75,8 @@ type sysVarFunc struct {
 	ft     *types.FieldType
 }
 
+func (*sysVarFunc) volatile() bool { return true }
+
 func (f *sysVarFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	v, err := ctx.GetSysVar(f.name, f.global)
 	if err != nil {
@@ -96,6 +101,8 @@ type userVarFunc struct {
 	name string
 	ft   *types.FieldType
 }
+
+func (*userVarFunc) volatile() bool { return true }
 
 func (f *userVarFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	d, ok := ctx.GetUserVar(f.name)

@@ -251,6 +251,8 @@ type randFunc struct {
 	st    mysqlRand
 }
 
+func (*randFunc) volatile() bool { return true }
+
 func (f *randFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	if len(args) == 0 {
 		return types.NewFloat64Datum(rand.Float64()), nil

@@ -488,6 +488,8 @@ type clockFunc struct {
 	ft   *types.FieldType
 }
 
+func (*clockFunc) volatile() bool { return true }
+
 func (f *clockFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	now := ctx.Now()
 	if f.name == "sysdate" {
@@ -527,6 +529,9 @@ func pow10(n int) int64 {
 // values outside 1970-01-01 00:00:01 UTC .. 3001-01-19 03:14:07.
 type unixTimestampFunc struct{ ft *types.FieldType }
 
+// volatile: the result depends on the clock or the session time zone.
+func (*unixTimestampFunc) volatile() bool { return true }
+
 func (f *unixTimestampFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	if len(args) == 0 {
 		return types.NewIntDatum(ctx.Now().Unix()), nil
@@ -558,6 +563,9 @@ func (f *unixTimestampFunc) eval(ctx EvalContext, row chunk.Row, args []Expressi
 // seconds since the epoch in the session time zone (NULL for negative n
 // or beyond 3001-01-19), formatted like DATE_FORMAT when format is given.
 type fromUnixtimeFunc struct{ ft *types.FieldType }
+
+// volatile: the result depends on the clock or the session time zone.
+func (*fromUnixtimeFunc) volatile() bool { return true }
 
 func (f *fromUnixtimeFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	d, err := args[0].Eval(ctx, row)
