@@ -48,13 +48,22 @@ func nextCheckName(t *TableInfo) string {
 func nextGeneratedName(prefix string, names func(yield func(string))) string {
 	n := 0
 	names(func(name string) {
-		if len(name) > len(prefix) && strings.EqualFold(name[:len(prefix)], prefix) {
-			if v, err := strconv.Atoi(name[len(prefix):]); err == nil && v > n {
+		if rest, ok := cutPrefixFold(name, prefix); ok {
+			if v, err := strconv.Atoi(rest); err == nil && v > n {
 				n = v
 			}
 		}
 	})
 	return prefix + strconv.Itoa(n+1)
+}
+
+// cutPrefixFold returns what follows prefix (matched case-insensitively)
+// in name, and false when name does not start with it or is only it.
+func cutPrefixFold(name, prefix string) (string, bool) {
+	if len(name) > len(prefix) && strings.EqualFold(name[:len(prefix)], prefix) {
+		return name[len(prefix):], true
+	}
+	return "", false
 }
 
 // checkConstraint turns a column-level CHECK option into a constraint.
@@ -161,11 +170,15 @@ type CompiledCheck struct {
 // statement.
 func (t *TableInfo) CompileChecks(ctx expr.BuildContext) ([]CompiledCheck, error) {
 	var out []CompiledCheck
+	var schema *expr.Columns
 	for i, ck := range t.Checks {
 		if !ck.Enforced {
 			continue
 		}
-		e, err := expr.Build(ctx, notExpr(t.exprs.checks[i]), t.exprSchema())
+		if schema == nil {
+			schema = t.exprSchema()
+		}
+		e, err := expr.Build(ctx, notExpr(t.exprs.checks[i]), schema)
 		if err != nil {
 			return nil, err
 		}
@@ -192,14 +205,8 @@ func VerifyChecks(ctx expr.EvalContext, checks []CompiledCheck, row chunk.Row) e
 // name, or "".
 func checkColumnDependents(t *TableInfo, name string) string {
 	for _, ck := range t.Checks {
-		n, err := parseExprText(ck.Expr)
-		if err != nil {
-			continue
-		}
-		for _, ref := range scanExpr(n).cols {
-			if strings.EqualFold(ref, name) {
-				return ck.Name
-			}
+		if exprReads(ck.Expr, name) {
+			return ck.Name
 		}
 	}
 	return ""

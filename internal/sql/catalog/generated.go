@@ -24,15 +24,8 @@ import (
 // IsGenerated reports whether c is a generated column.
 func (c *ColumnInfo) IsGenerated() bool { return c.GeneratedExpr != "" }
 
-// HasGenerated reports whether t has generated columns.
-func (t *TableInfo) HasGenerated() bool {
-	for _, c := range t.Columns {
-		if c.IsGenerated() {
-			return true
-		}
-	}
-	return false
-}
+// HasGenerated reports whether t (initialised) has generated columns.
+func (t *TableInfo) HasGenerated() bool { return len(t.exprs.gen) > 0 }
 
 // tableExprs caches the parsed expressions of a table's generated
 // columns and CHECK constraints (filled by init, read-only after).
@@ -172,20 +165,25 @@ func checkGenerated(t *TableInfo, col *ColumnInfo) error {
 // name, or "".
 func generatedDependents(t *TableInfo, name string) string {
 	for _, c := range t.Columns {
-		if !c.IsGenerated() || strings.EqualFold(c.Name, name) {
-			continue
-		}
-		n, err := parseExprText(c.GeneratedExpr)
-		if err != nil {
-			continue
-		}
-		for _, ref := range scanExpr(n).cols {
-			if strings.EqualFold(ref, name) {
-				return c.Name
-			}
+		if c.IsGenerated() && !strings.EqualFold(c.Name, name) && exprReads(c.GeneratedExpr, name) {
+			return c.Name
 		}
 	}
 	return ""
+}
+
+// exprReads reports whether stored expression text reads column name.
+func exprReads(text, name string) bool {
+	n, err := parseExprText(text)
+	if err != nil {
+		return false
+	}
+	for _, ref := range scanExpr(n).cols {
+		if strings.EqualFold(ref, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // exprSchema resolves the names of t's columns to their offsets.
@@ -211,12 +209,13 @@ type GenColumn struct {
 // column order (the order they are computed in), for one statement.
 func (t *TableInfo) CompileGenerated(ctx expr.BuildContext) ([]GenColumn, error) {
 	var out []GenColumn
+	schema := t.exprSchema()
 	for _, c := range t.Columns {
 		n, ok := t.exprs.gen[c.ID]
 		if !ok {
 			continue
 		}
-		e, err := expr.Build(ctx, n, t.exprSchema())
+		e, err := expr.Build(ctx, n, schema)
 		if err != nil {
 			return nil, err
 		}
