@@ -40,10 +40,9 @@ func createTableFKs(env Env, is *InfoSchema, db string, t *TableInfo, stmt *ast.
 // copied (as MySQL), generated CHECK names are renamed for the new table.
 func likeTable(t *TableInfo, from string) {
 	t.ForeignKeys = nil
-	prefix := from + "_chk_"
 	for _, ck := range t.Checks {
-		if len(ck.Name) > len(prefix) && strings.EqualFold(ck.Name[:len(prefix)], prefix) {
-			ck.Name = t.Name + "_chk_" + ck.Name[len(prefix):]
+		if n, ok := cutPrefixFold(ck.Name, from+"_chk_"); ok {
+			ck.Name = t.Name + "_chk_" + n
 		}
 	}
 }
@@ -93,25 +92,12 @@ func checkTruncateReferenced(env Env, is *InfoSchema, db string, t *TableInfo) e
 // child's index on its columns or the parent's on the referenced ones
 // (1553).
 func checkDropIndexFK(is *InfoSchema, db string, t *TableInfo, idx *IndexInfo) error {
-	if fkUsingIndex(t, idx) != "" {
-		return sqlerr.New(mysql.ErrDropIndexNeededInForeignKey, idx.Name)
-	}
+	needed := fkUsingIndex(t, idx) != ""
 	for _, ref := range is.ReferencingFKs(db, t.Name) {
-		if !indexStartsWith(idx, ref.FK.RefCols) {
-			continue
-		}
-		if li, ok := t.IndexFor(ref.FK.RefCols); ok && (li.Handle || li.Index != idx) {
-			continue
-		}
-		other := false
-		for _, o := range t.PublicIndices() {
-			if o != idx && indexStartsWith(o, ref.FK.RefCols) {
-				other = true
-			}
-		}
-		if !other {
-			return sqlerr.New(mysql.ErrDropIndexNeededInForeignKey, idx.Name)
-		}
+		needed = needed || needsIndex(t, idx, ref.FK.RefCols)
+	}
+	if needed {
+		return sqlerr.New(mysql.ErrDropIndexNeededInForeignKey, idx.Name)
 	}
 	return nil
 }
@@ -341,8 +327,9 @@ func (c *Catalog) dropForeignKey(ctx context.Context, env Env, tn *ast.TableName
 }
 
 // alterTableRows applies fn to a clone of table tn in one DDL
-// transaction, in which fn may also read and rewrite the table's rows;
-// fn gets the database name and must leave t initialised.
+// transaction, in which fn may also read and rewrite the table's rows
+// (fn gets the database name; it initialises t before it evaluates t's
+// expressions over them). t is initialised again and stored after fn.
 func (c *Catalog) alterTableRows(ctx context.Context, env Env, tn *ast.TableName, fn func(txn kv.Transaction, is *InfoSchema, db string, t *TableInfo) error) error {
 	db, err := dbName(env, tn)
 	if err != nil {

@@ -142,26 +142,13 @@ type LookupIndex struct {
 // IndexFor returns the best way to find t's rows by cols, and false when
 // no public index starts with them.
 func (t *TableInfo) IndexFor(cols []string) (LookupIndex, bool) {
-	if len(cols) == 1 {
-		if pk := t.PKHandleColumn(); pk != nil && strings.EqualFold(pk.Name, cols[0]) {
-			return LookupIndex{Handle: true}, true
-		}
+	if t.handleIs(cols) {
+		return LookupIndex{Handle: true}, true
 	}
 	var best LookupIndex
 	found := false
 	for _, idx := range t.PublicIndices() {
-		if len(idx.Columns) < len(cols) {
-			continue
-		}
-		ok := true
-		for i, c := range cols {
-			ic := idx.Columns[i]
-			if !strings.EqualFold(ic.Name, c) || ic.Length >= 0 {
-				ok = false
-				break
-			}
-		}
-		if !ok {
+		if !indexStartsWith(idx, cols) {
 			continue
 		}
 		exact := idx.Unique && len(idx.Columns) == len(cols)
@@ -280,7 +267,7 @@ func addFKInfo(env fkEnv, t *TableInfo, k *ast.Constraint) (*FKInfo, error) {
 // (1822).
 func checkParent(env fkEnv, t *TableInfo, fk *FKInfo) error {
 	var parent *TableInfo
-	if strings.EqualFold(fk.RefDB, env.db) && strings.EqualFold(fk.RefTable, t.Name) {
+	if fk.References(env.db, t.Name) {
 		parent = t
 	} else if env.is != nil {
 		p, err := env.is.Table(fk.RefDB, fk.RefTable)
@@ -348,23 +335,38 @@ func fkNamesIn(is *InfoSchema, db string, skip int64) map[string]bool {
 }
 
 // fkUsingIndex names a foreign key of t (as child) that needs index idx,
-// when no other index of t starts with its columns; or "".
+// or "".
 func fkUsingIndex(t *TableInfo, idx *IndexInfo) string {
 	for _, fk := range t.ForeignKeys {
-		if !indexStartsWith(idx, fk.Cols) {
-			continue
-		}
-		other := false
-		for _, o := range t.PublicIndices() {
-			if o != idx && indexStartsWith(o, fk.Cols) {
-				other = true
-			}
-		}
-		if !other && !(len(fk.Cols) == 1 && t.PKHandleColumn() != nil && strings.EqualFold(t.PKHandleColumn().Name, fk.Cols[0])) {
+		if needsIndex(t, idx, fk.Cols) {
 			return fk.Name
 		}
 	}
 	return ""
+}
+
+// needsIndex reports whether a foreign key over cols of t (as child or
+// as parent) needs index idx to find rows: idx starts with cols and
+// neither the clustered primary key nor another public index does.
+func needsIndex(t *TableInfo, idx *IndexInfo, cols []string) bool {
+	if !indexStartsWith(idx, cols) || t.handleIs(cols) {
+		return false
+	}
+	for _, o := range t.PublicIndices() {
+		if o != idx && indexStartsWith(o, cols) {
+			return false
+		}
+	}
+	return true
+}
+
+// handleIs reports whether cols is the clustered primary key column.
+func (t *TableInfo) handleIs(cols []string) bool {
+	if len(cols) != 1 {
+		return false
+	}
+	pk := t.PKHandleColumn()
+	return pk != nil && strings.EqualFold(pk.Name, cols[0])
 }
 
 func indexStartsWith(idx *IndexInfo, cols []string) bool {
