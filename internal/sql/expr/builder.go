@@ -207,6 +207,24 @@ func foldable(name string, fn builtin) bool {
 	return !ok || !v.volatile()
 }
 
+// constValue returns the value of e when it is known at build time: a
+// non-NULL constant that is not a parameter.
+func constValue(e Expression) (*types.Datum, bool) {
+	if c, ok := e.(*Constant); ok && !c.IsParam() && !c.Value.IsNull() {
+		return &c.Value, true
+	}
+	return nil, false
+}
+
+// constDecimals is the number of decimals ROUND and TRUNCATE keep for a
+// decimal argument: a constant d clamped to 0..30, else dflt.
+func constDecimals(e Expression, dflt int) int {
+	if v, ok := constValue(e); ok {
+		return max(min(int(toInt(nil, v).v), types.MaxDecimalScale), 0)
+	}
+	return dflt
+}
+
 func (b *builder) maybeNot(not bool, e Expression) (Expression, error) {
 	if !not {
 		return e, nil
@@ -391,8 +409,8 @@ func (b *builder) like(n *ast.PatternLikeOrIlikeExpr) (Expression, error) {
 	case n.Escape == 0:
 		f.escape = '\\'
 	}
-	if c, ok := args[1].(*Constant); ok && !c.IsParam() && !c.Value.IsNull() {
-		f.fixed = f.compile(toBytes(&c.Value))
+	if v, ok := constValue(args[1]); ok {
+		f.fixed = f.compile(toBytes(v))
 	}
 	return b.maybeNot(n.Not, b.newFunc(FnLike, args, boolType(), f))
 }
@@ -404,8 +422,8 @@ func (b *builder) regexp(n *ast.PatternRegexpExpr) (Expression, error) {
 	}
 	coll, bin := deriveCollation(args)
 	f := &regexpFunc{ci: !bin && getCollator(coll).ci}
-	if c, ok := args[1].(*Constant); ok && !c.IsParam() && !c.Value.IsNull() {
-		if f.fixed, err = compileRegexp(string(toBytes(&c.Value)), f.ci); err != nil {
+	if v, ok := constValue(args[1]); ok {
+		if f.fixed, err = compileRegexp(string(toBytes(v)), f.ci); err != nil {
 			return nil, err
 		}
 	}

@@ -179,11 +179,7 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 		if cls == types.ETDecimal {
 			scale := 0
 			if len(args) == 2 {
-				if c, ok := args[1].(*Constant); ok && !c.IsParam() && !c.Value.IsNull() {
-					scale = max(min(int(toInt(nil, &c.Value).v), types.MaxDecimalScale), 0)
-				} else {
-					scale = ft.Decimal
-				}
+				scale = constDecimals(args[1], ft.Decimal)
 			}
 			ft = decimalType(ft.Flen-ft.Decimal+scale+1, scale)
 		}

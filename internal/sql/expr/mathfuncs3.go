@@ -54,10 +54,7 @@ func buildTruncate(b *builder, c *call) (Expression, error) {
 	cls := numClass(args[0].Type())
 	ft := numResultType(cls, args[0].Type())
 	if cls == types.ETDecimal {
-		scale := ft.Decimal
-		if k, ok := args[1].(*Constant); ok && !k.IsParam() && !k.Value.IsNull() {
-			scale = max(min(int(toInt(nil, &k.Value).v), types.MaxDecimalScale), 0)
-		}
+		scale := constDecimals(args[1], ft.Decimal)
 		ft = decimalType(ft.Flen-ft.Decimal+scale, scale)
 	}
 	return b.newFunc(c.name, args, ft, &truncateFunc{cls: cls, ft: ft}), nil

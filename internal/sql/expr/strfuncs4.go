@@ -198,8 +198,8 @@ func (f *ordFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types
 func buildChar(b *builder, c *call) (Expression, error) {
 	ft := binaryType()
 	last := c.args[len(c.args)-1]
-	if k, ok := last.(*Constant); ok && !k.IsParam() && !k.Value.IsNull() {
-		cs := strings.ToLower(string(toBytes(&k.Value)))
+	if v, ok := constValue(last); ok {
+		cs := strings.ToLower(string(toBytes(v)))
 		if cs != "binary" {
 			ft = stringType(cs+"_bin", false, 255)
 			ft.Charset = cs

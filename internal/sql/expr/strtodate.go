@@ -18,8 +18,8 @@ func init() {
 	register("str_to_date", 2, 2, func(b *builder, c *call) (Expression, error) {
 		ft := types.NewFieldType(mysql.TypeDatetime)
 		ft.Decimal = types.MaxFsp
-		if k, ok := c.args[1].(*Constant); ok && !k.IsParam() && !k.Value.IsNull() {
-			ft = strToDateType(string(toBytes(&k.Value)))
+		if v, ok := constValue(c.args[1]); ok {
+			ft = strToDateType(string(toBytes(v)))
 		}
 		return b.newFunc(c.name, c.args, ft, &strToDateFunc{ft: ft}), nil
 	})
