@@ -24,7 +24,7 @@ type scope struct {
 type gen struct {
 	r      *rand.Rand
 	s      *schema
-	avoid  map[string]bool // knownBug switches in force
+	avoid  bugSwitches // knownBug switches in force
 	nAlias int
 	depth  int  // subquery / derived table nesting
 	noSubq bool // generating an ON condition while subqueries in ON are avoided
@@ -48,7 +48,7 @@ func (g *gen) query() *query {
 	var q *query
 	switch n := g.pick(100); {
 	case n < 15:
-		q = g.unionQuery(nil, !g.avoid["unionNullFirst"])
+		q = g.unionQuery(nil, !g.avoid.on("unionNullFirst"))
 	case n < 45:
 		q = &query{cores: []selectCore{g.aggCore(nil)}, limit: -1}
 	default:
@@ -168,7 +168,7 @@ func (g *gen) joinCond(prev, cur []scol) node {
 		}
 	}
 	local := &scope{cols: append(append([]scol(nil), prev...), cur...)}
-	if g.avoid["subqueryInOn"] {
+	if g.avoid.on("subqueryInOn") {
 		g.noSubq = true
 		defer func() { g.noSubq = false }()
 	}
@@ -253,7 +253,7 @@ func (g *gen) literal(like vtype) node {
 	for k == kNum && !fracOK(like) && strings.Contains(l, ".") && !strings.HasSuffix(l, ".00") {
 		l = kindLiterals[k][g.pick(len(kindLiterals[k]))]
 	}
-	if !g.avoid["dateLiteral"] && g.coin(30) {
+	if g.coin(30) {
 		switch k {
 		case kDate:
 			l = "DATE " + l
@@ -565,9 +565,6 @@ func (g *gen) plainCore(outer *scope) selectCore {
 func (g *gen) selectItem(sc *scope) selItem {
 	switch n := g.pick(100); {
 	case n < 8:
-		if g.avoid["subqueryPredInSelect"] {
-			return selItem{e: g.atom(sc, false), t: vtype{name: "bool", kind: kNum}}
-		}
 		return selItem{e: g.pred(sc, 0), t: vtype{name: "bool", kind: kNum}}
 	case n < 14 && g.depth < maxDepth:
 		k := kind(g.pick(5))
@@ -626,7 +623,7 @@ func (g *gen) aggCore(outer *scope) selectCore {
 	for range 1 + g.pick(3) {
 		c.items = append(c.items, g.aggregate(sc))
 	}
-	if len(groups) == 0 && !g.avoid["onlyFullGroupBy"] && g.coin(5) {
+	if len(groups) == 0 && !g.avoid.on("onlyFullGroupBy") && g.coin(5) {
 		// invalid under ONLY_FULL_GROUP_BY: MySQL 8 and MariaDB fail with 1140
 		col, _ := g.localCol(sc, nil)
 		c.items = append(c.items, selItem{e: raw{col.ref}, t: col.t})

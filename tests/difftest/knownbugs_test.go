@@ -1,5 +1,7 @@
 package difftest
 
+import "slices"
+
 // knownBug names the Strata bugs the generator steers around, each written
 // up in FINDINGS.md. Run with -difftest.knownbugs to generate them anyway
 // (to check whether they are fixed); remove a switch when its bug is.
@@ -11,12 +13,37 @@ var knownBug = map[string]string{
 	"padSpaceKeys":    "GROUP BY, DISTINCT and UNION keep 'a' and 'a ' apart under PAD SPACE collations",
 }
 
+// bugSwitches are the knownBug switches, each in force or not.
+type bugSwitches map[string]bool
+
 // knownBugs is the set of switches in force: all of them when avoiding, or
 // none.
-func knownBugs(avoiding bool) map[string]bool {
-	m := map[string]bool{}
+func knownBugs(avoiding bool) bugSwitches {
+	m := bugSwitches{}
 	for k := range knownBug {
 		m[k] = avoiding
 	}
 	return m
+}
+
+// on reports whether switch name is in force. A name knownBug does not
+// list panics: a switch removed with its fix must not linger, always off,
+// in the generator.
+func (b bugSwitches) on(name string) bool {
+	if _, ok := knownBug[name]; !ok {
+		panic("difftest: no known-bug switch " + name)
+	}
+	return b[name]
+}
+
+// inForce lists the switches in force, sorted.
+func (b bugSwitches) inForce() []string {
+	var ks []string
+	for k, v := range b {
+		if v {
+			ks = append(ks, k)
+		}
+	}
+	slices.Sort(ks)
+	return ks
 }

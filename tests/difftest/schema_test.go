@@ -70,14 +70,14 @@ var kindLiterals = map[kind][]string{
 // in force ask: no trailing spaces (padSpaceKeys), and for the ci collation
 // only upper-case values, whose binary order is their collation order
 // (ciKeys).
-func domainFor(ct *colType, avoid map[string]bool) *colType {
+func domainFor(ct *colType, avoid bugSwitches) *colType {
 	c := *ct
 	c.values = nil
 	for _, v := range ct.values {
-		if avoid["padSpaceKeys"] && strings.HasSuffix(v, " '") {
+		if avoid.on("padSpaceKeys") && strings.HasSuffix(v, " '") {
 			continue
 		}
-		if avoid["ciKeys"] && ct.vt.kind == kStrCI {
+		if avoid.on("ciKeys") && ct.vt.kind == kStrCI {
 			v = strings.ToUpper(v)
 			if slices.Contains(c.values, v) {
 				continue
@@ -112,7 +112,7 @@ type schema struct {
 // genSchema makes 4 tables of 3-6 typed columns each with 0-12 rows of
 // values from small domains, NULL in about a fifth of the cells, so that
 // joins and groups hit.
-func genSchema(seed uint64, avoid map[string]bool) *schema {
+func genSchema(seed uint64, avoid bugSwitches) *schema {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	s := &schema{seed: seed}
 	for ti := range 4 {
