@@ -93,12 +93,18 @@ func (n call) write(b *strings.Builder) {
 }
 
 func (n call) shrink() []node {
+	return shrinkArgs(n.args, func(args []node) node { return call{n.name, n.distinct, args} })
+}
+
+// shrinkArgs returns, for each smaller version of each of args, the node
+// rebuild makes of args with that one replaced.
+func shrinkArgs(args []node, rebuild func([]node) node) []node {
 	var out []node
-	for i, a := range n.args {
+	for i, a := range args {
 		for _, s := range a.shrink() {
-			args := append([]node(nil), n.args...)
-			args[i] = s
-			out = append(out, call{n.name, n.distinct, args})
+			c := append([]node(nil), args...)
+			c[i] = s
+			out = append(out, rebuild(c))
 		}
 	}
 	return out
@@ -123,15 +129,7 @@ func (n list) write(b *strings.Builder) {
 }
 
 func (n list) shrink() []node {
-	var out []node
-	for i, a := range n.args {
-		for _, s := range a.shrink() {
-			args := append([]node(nil), n.args...)
-			args[i] = s
-			out = append(out, list{n.format, args})
-		}
-	}
-	return out
+	return shrinkArgs(n.args, func(args []node) node { return list{n.format, args} })
 }
 
 // inList is x [NOT] IN (items...); shrinking drops items.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,15 +144,8 @@ func compare(strata, maria result, ordered bool) outcome {
 	if len(strata.types) != len(maria.types) {
 		return differ
 	}
-	a := normRows(strata, maria.types, ordered)
-	b := normRows(maria, maria.types, ordered)
-	if len(a) != len(b) {
+	if !slices.Equal(normRows(strata, maria.types, ordered), normRows(maria, maria.types, ordered)) {
 		return differ
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return differ
-		}
 	}
 	return same
 }

@@ -89,10 +89,7 @@ func (g *gen) from(outer *scope, n int) ([]fromItem, *scope) {
 		} else {
 			t := g.s.tables[g.pick(len(g.s.tables))]
 			f = fromItem{table: t.name, alias: g.alias("a")}
-			cols = append(cols, scol{ref: f.alias + ".id", t: colTypes[0].vt, base: true})
-			for _, c := range t.cols {
-				cols = append(cols, scol{ref: f.alias + "." + c.name, t: c.ct.vt, base: true})
-			}
+			cols = tableCols(t, f.alias)
 		}
 		if i > 0 {
 			if comma {
@@ -547,18 +544,24 @@ func (g *gen) plainCore(outer *scope) selectCore {
 	if g.coin(80) {
 		c.where = g.pred(sc, 2)
 	}
-	if from[len(from)-1].join == "," {
-		// comma joins: the join conditions live in WHERE
-		cond := g.joinCond(sc.cols[:len(sc.cols)/2], sc.cols[len(sc.cols)/2:])
-		if c.where != nil {
-			cond = binary{"AND", cond, c.where}
-		}
-		c.where = cond
-	}
+	c.where = g.commaJoinCond(from, sc, c.where)
 	for range 1 + g.pick(4) {
 		c.items = append(c.items, g.selectItem(sc))
 	}
 	return c
+}
+
+// commaJoinCond is where with a join condition ANDed in front when from
+// joins with commas, whose join conditions live in WHERE.
+func (g *gen) commaJoinCond(from []fromItem, sc *scope, where node) node {
+	if from[len(from)-1].join != "," {
+		return where
+	}
+	cond := g.joinCond(sc.cols[:len(sc.cols)/2], sc.cols[len(sc.cols)/2:])
+	if where != nil {
+		cond = binary{"AND", cond, where}
+	}
+	return cond
 }
 
 // selectItem is one expression of a plain select list.
@@ -595,13 +598,7 @@ func (g *gen) aggCore(outer *scope) selectCore {
 	if g.coin(70) {
 		c.where = g.pred(sc, 2)
 	}
-	if from[len(from)-1].join == "," {
-		cond := g.joinCond(sc.cols[:len(sc.cols)/2], sc.cols[len(sc.cols)/2:])
-		if c.where != nil {
-			cond = binary{"AND", cond, c.where}
-		}
-		c.where = cond
-	}
+	c.where = g.commaJoinCond(from, sc, c.where)
 	var groups []scol
 	seen := map[string]bool{}
 	for range g.pick(3) {

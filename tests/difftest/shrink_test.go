@@ -70,26 +70,19 @@ func (c selectCore) shrink(itemsFree bool) []selectCore {
 		n.distinct = false
 		out = append(out, n)
 	}
-	if c.where != nil {
-		n := c
-		n.where = nil
-		out = append(out, n)
-		for _, w := range c.where.shrink() {
+	// a WHERE or HAVING is dropped, or shrunk
+	clause := func(e node, set func(n *selectCore, e node)) {
+		if e == nil {
+			return
+		}
+		for _, s := range append([]node{nil}, e.shrink()...) {
 			n := c
-			n.where = w
+			set(&n, s)
 			out = append(out, n)
 		}
 	}
-	if c.having != nil {
-		n := c
-		n.having = nil
-		out = append(out, n)
-		for _, h := range c.having.shrink() {
-			n := c
-			n.having = h
-			out = append(out, n)
-		}
-	}
+	clause(c.where, func(n *selectCore, e node) { n.where = e })
+	clause(c.having, func(n *selectCore, e node) { n.having = e })
 	for i := range c.groupBy {
 		if c.hasAggregate() {
 			// an aggregate without GROUP BY has a row even over no rows,
