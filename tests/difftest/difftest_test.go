@@ -146,6 +146,11 @@ func TestDifferential(t *testing.T) {
 			*flagSeed, stats.queries, time.Since(start).Round(time.Millisecond), stats.same, stats.bothErr, stats.mismatches, avoid.inForce())
 		t.Logf("difftest: query time Strata %v, MariaDB %v; slowest on Strata %v (MariaDB %v): %s",
 			tm.strata.Round(time.Millisecond), tm.maria.Round(time.Millisecond), tm.slowest.Round(time.Millisecond), tm.slowestMaria.Round(time.Millisecond), tm.slowestSQL)
+		// Both failing counts as agreement; a generator whose queries
+		// mostly fail would compare nothing.
+		if stats.bothErr*4 > stats.queries {
+			t.Errorf("difftest: %d of %d queries failed on both servers: the generator makes invalid SQL", stats.bothErr, stats.queries)
+		}
 	}()
 	for round := uint64(0); ; round++ {
 		sch := genSchema(*flagSeed*1_000_003+round, avoid)
