@@ -142,26 +142,11 @@ func (c *Catalog) alterOptions(ctx context.Context, env Env, tn *ast.TableName, 
 	return nil
 }
 
-// alterTable applies fn to a clone of table tn in one DDL transaction.
+// alterTable applies fn to a clone of table tn in one DDL transaction
+// (alterTableRows for a change that needs only the table's definition).
 func (c *Catalog) alterTable(ctx context.Context, env Env, tn *ast.TableName, fn func(t *TableInfo) error) error {
-	db, err := dbName(env, tn)
-	if err != nil {
-		return err
-	}
-	return c.runDDL(ctx, func(txn kv.Transaction, is *InfoSchema) error {
-		old, err := is.Table(db, tn.Name.O)
-		if err != nil {
-			return err
-		}
-		t := old.Clone()
-		if err := fn(t); err != nil {
-			return err
-		}
-		t.Version++
-		if err := t.init(); err != nil {
-			return err
-		}
-		return putTable(txn, t)
+	return c.alterTableRows(ctx, env, tn, func(_ kv.Transaction, _ *InfoSchema, _ string, t *TableInfo) error {
+		return fn(t)
 	})
 }
 
