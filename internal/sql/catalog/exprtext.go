@@ -99,23 +99,14 @@ func printExpr(b *strings.Builder, n ast.ExprNode) {
 		return
 	case *ast.PatternInExpr:
 		if x.Sel == nil {
+			openPredicate(b, x.Expr, x.Not, "in")
 			b.WriteByte('(')
-			printExpr(b, x.Expr)
-			if x.Not {
-				b.WriteString(" not")
-			}
-			b.WriteString(" in (")
 			printExprs(b, x.List)
 			b.WriteString("))")
 			return
 		}
 	case *ast.BetweenExpr:
-		b.WriteByte('(')
-		printExpr(b, x.Expr)
-		if x.Not {
-			b.WriteString(" not")
-		}
-		b.WriteString(" between ")
+		openPredicate(b, x.Expr, x.Not, "between")
 		printExpr(b, x.Left)
 		b.WriteString(" and ")
 		printExpr(b, x.Right)
@@ -123,12 +114,7 @@ func printExpr(b *strings.Builder, n ast.ExprNode) {
 		return
 	case *ast.PatternLikeOrIlikeExpr:
 		if x.IsLike && x.Escape == '\\' {
-			b.WriteByte('(')
-			printExpr(b, x.Expr)
-			if x.Not {
-				b.WriteString(" not")
-			}
-			b.WriteString(" like ")
+			openPredicate(b, x.Expr, x.Not, "like")
 			printExpr(b, x.Pattern)
 			b.WriteByte(')')
 			return
@@ -158,10 +144,21 @@ func printExpr(b *strings.Builder, n ast.ExprNode) {
 	var sb strings.Builder
 	ctx := format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameBackQuotes, &sb)
 	if err := n.Restore(ctx); err != nil {
-		b.WriteString(fmt.Sprintf("%v", n.Text()))
+		b.WriteString(n.Text())
 		return
 	}
 	b.WriteString(sb.String())
+}
+
+// openPredicate prints "(x [not] op " of a predicate whose operands
+// the caller prints next, with its closing parenthesis.
+func openPredicate(b *strings.Builder, x ast.ExprNode, not bool, op string) {
+	b.WriteByte('(')
+	printExpr(b, x)
+	if not {
+		b.WriteString(" not")
+	}
+	b.WriteString(" " + op + " ")
 }
 
 // literalText prints a literal: strings with their introducer and
@@ -171,9 +168,7 @@ func literalText(v *expr.ValueExpr) string {
 	switch {
 	case d.IsNull():
 		return "NULL"
-	case v.Lit == expr.LitHex:
-		return fmt.Sprintf("0x%X", d.GetBytes())
-	case v.Lit == expr.LitBit:
+	case v.Lit == expr.LitHex, v.Lit == expr.LitBit:
 		return fmt.Sprintf("0x%X", d.GetBytes())
 	}
 	switch d.Kind() {
