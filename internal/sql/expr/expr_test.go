@@ -371,3 +371,34 @@ func TestStrictContext(t *testing.T) {
 		t.Fatalf("err %v, warnings %v", ctx.Err(), base.Warnings)
 	}
 }
+
+// TestRegexpFnConstantPattern checks that REGEXP_LIKE and friends compile
+// a constant pattern and match type once, at build time, and still
+// compile a pattern that varies per row.
+func TestRegexpFnConstantPattern(t *testing.T) {
+	schema, chk := testTable()
+	ctx := newTestContext()
+	for _, c := range []struct {
+		expr       string
+		fixed, err bool
+	}{
+		{"REGEXP_LIKE(c, 'B')", true, false},
+		{"REGEXP_LIKE(c, 'B', 'c')", true, false},
+		{"REGEXP_INSTR(c, 'l', 1, 1, 0, 'i')", true, false},
+		{"REGEXP_REPLACE(c, 'l', 'x', 1, 0, 'c')", true, false},
+		{"REGEXP_LIKE(c, c)", false, false},
+		{"REGEXP_LIKE(c, 'b', c)", false, true},   // match type 'Hello': 1210
+		{"REGEXP_LIKE(c, 'b', 'z')", false, true}, // a bad match type is 1210 at evaluation
+	} {
+		sf, ok := mustBuild(t, ctx, c.expr, schema).(*ScalarFunction)
+		if !ok {
+			t.Fatalf("%s: not a function", c.expr)
+		}
+		if got := sf.fn.(*regexpFn).fixed != nil; got != c.fixed {
+			t.Errorf("%s: compiled at build %v, want %v", c.expr, got, c.fixed)
+		}
+		if _, err := sf.Eval(ctx, chk.GetRow(0)); (err != nil) != c.err {
+			t.Errorf("%s: error %v, want one: %v", c.expr, err, c.err)
+		}
+	}
+}

@@ -29,15 +29,29 @@ func buildRegexpFn(name string) func(b *builder, c *call) (Expression, error) {
 	return func(b *builder, c *call) (Expression, error) {
 		coll, bin := deriveCollation(c.args[:2])
 		f := &regexpFn{name: name, ci: !bin && getCollator(coll).ci}
-		var ft *types.FieldType
 		switch name {
-		case "regexp_like", "regexp_instr":
-			ft = intType(false)
+		case "regexp_like":
+			f.ft = intType(false)
+		case "regexp_instr":
+			f.ft, f.nNum = intType(false), 3
 		default:
-			ft = stringType(coll, bin, c.args[0].Type().Flen)
+			f.ft, f.nNum = stringType(coll, bin, c.args[0].Type().Flen), 2
 		}
-		f.ft = ft
-		return b.newFunc(name, c.args, ft, f), nil
+		// A constant pattern and match type are compiled once (a bad one
+		// is left to evaluation, which reports it).
+		pat, ok := constValue(c.args[1])
+		var mt *types.Datum
+		if i := f.matchTypeArg(len(c.args)); ok && i > 0 {
+			mt, ok = constValue(c.args[i])
+		}
+		if ok {
+			matchType := ""
+			if mt != nil {
+				matchType = string(toBytes(mt))
+			}
+			f.fixed, _ = f.compile(string(toBytes(pat)), matchType)
+		}
+		return b.newFunc(name, c.args, f.ft, f), nil
 	}
 }
 
@@ -45,47 +59,29 @@ type regexpFn struct {
 	name string
 	ci   bool
 	ft   *types.FieldType
+	// nNum is the number of numeric arguments (pos, occurrence,
+	// return_option) that may come before match_type.
+	nNum int
+	// fixed is the compiled constant pattern, nil if not constant.
+	fixed *regexp.Regexp
 }
 
-// errRegexpIndex is MySQL 8's error 3685.
-func errRegexpIndex() error {
-	return sqlerr.Newf(3685, "Index out of bounds in regular expression search.")
+// matchTypeArg returns the position of the match_type argument among n
+// arguments, 0 when there is none.
+func (f *regexpFn) matchTypeArg(n int) int {
+	first := 2 // expr, pattern
+	if f.name == "regexp_replace" {
+		first++ // replacement
+	}
+	if n > first+f.nNum {
+		return first + f.nNum
+	}
+	return 0
 }
 
-func (f *regexpFn) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	v, ds, null, err := evalStrArgs(ctx, row, args)
-	if err != nil || null {
-		return types.NewNullDatum(), err
-	}
-	s, pat := v[0], string(v[1])
-	// Argument positions after expr and pattern.
-	rest := v[2:]
-	restD := ds[2:]
-	var repl []byte
-	if f.name == "regexp_replace" {
-		repl, rest, restD = rest[0], rest[1:], restD[1:]
-	}
-	pos, occ, retOpt := int64(1), int64(1), int64(0)
-	if f.name == "regexp_replace" {
-		occ = 0
-	}
-	matchType := ""
-	nNum := map[string]int{"regexp_like": 0, "regexp_instr": 3, "regexp_replace": 2, "regexp_substr": 2}[f.name]
-	for i := range rest {
-		if i >= nNum {
-			matchType = string(rest[i])
-			break
-		}
-		n := toInt(ctx, &restD[i]).v
-		switch i {
-		case 0:
-			pos = n
-		case 1:
-			occ = n
-		case 2:
-			retOpt = n
-		}
-	}
+// compile compiles pat under match_type letters and the collation's case
+// sensitivity.
+func (f *regexpFn) compile(pat, matchType string) (*regexp.Regexp, error) {
 	ci, flags := f.ci, ""
 	for _, c := range matchType {
 		switch c {
@@ -99,7 +95,7 @@ func (f *regexpFn) eval(ctx EvalContext, row chunk.Row, args []Expression) (type
 			flags += "s"
 		case 'u':
 		default:
-			return types.NewNullDatum(), sqlerr.New(mysql.ErrWrongArguments, f.name)
+			return nil, sqlerr.New(mysql.ErrWrongArguments, f.name)
 		}
 	}
 	if ci {
@@ -108,9 +104,52 @@ func (f *regexpFn) eval(ctx EvalContext, row chunk.Row, args []Expression) (type
 	if flags != "" {
 		pat = "(?" + flags + ")" + pat
 	}
-	re, err := regexp.Compile(pat)
-	if err != nil {
-		return types.NewNullDatum(), sqlerr.New(mysql.ErrRegexp, err.Error())
+	return compileRegexp(pat, false)
+}
+
+// errRegexpIndex is MySQL 8's error 3685.
+func errRegexpIndex() error {
+	return sqlerr.Newf(3685, "Index out of bounds in regular expression search.")
+}
+
+func (f *regexpFn) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	v, ds, null, err := evalStrArgs(ctx, row, args)
+	if err != nil || null {
+		return types.NewNullDatum(), err
+	}
+	s := v[0]
+	// Argument positions after expr and pattern.
+	rest := v[2:]
+	restD := ds[2:]
+	var repl []byte
+	if f.name == "regexp_replace" {
+		repl, rest, restD = rest[0], rest[1:], restD[1:]
+	}
+	pos, occ, retOpt := int64(1), int64(1), int64(0)
+	if f.name == "regexp_replace" {
+		occ = 0
+	}
+	matchType := ""
+	for i := range rest {
+		if i >= f.nNum {
+			matchType = string(rest[i])
+			break
+		}
+		n := toInt(ctx, &restD[i]).v
+		switch i {
+		case 0:
+			pos = n
+		case 1:
+			occ = n
+		case 2:
+			retOpt = n
+		}
+	}
+	re := f.fixed
+	if re == nil {
+		if re, err = f.compile(string(v[1]), matchType); err != nil {
+			return types.NewNullDatum(), err
+		}
 	}
 	binary := args[0].Type().IsBinaryString()
 	nchars := int64(len(s))
