@@ -49,8 +49,8 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 	if a, ok := funcAliases[name]; ok {
 		name = a
 	}
-	if name == "date_add" || name == "date_sub" || name == "extract" || name == "timestampdiff" || name == "timestampadd" {
-		return b.unitFuncCall(n, name)
+	if want, ok := unitFuncArity[name]; ok {
+		return b.unitFuncCall(n, name, want)
 	}
 	if def, ok := funcDefs[name]; ok {
 		if len(n.Args) < def.min || (def.max >= 0 && len(n.Args) > def.max) {

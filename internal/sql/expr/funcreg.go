@@ -4,9 +4,10 @@ import (
 	"github.com/strata-db/strata/internal/types"
 )
 
-// call is one function call being built: its resolved name, built
-// arguments, and the time unit of EXTRACT, TIMESTAMPDIFF, TIMESTAMPADD
-// and DATE_ADD (the parser passes the unit as an argument node).
+// call is one function call being built: its resolved name and built
+// arguments. (EXTRACT, TIMESTAMPDIFF, TIMESTAMPADD and DATE_ADD, whose
+// time unit the parser passes as an argument node, are built by
+// unitFuncCall instead.)
 type call struct {
 	name string
 	args []Expression

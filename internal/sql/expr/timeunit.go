@@ -8,14 +8,17 @@ import (
 	"github.com/strata-db/strata/internal/types"
 )
 
+// unitFuncArity are the argument counts, unit included, of the functions
+// unitFuncCall builds.
+var unitFuncArity = map[string]arity{"date_add": {2, 3}, "date_sub": {2, 3}, "extract": {2, 2},
+	"timestampdiff": {3, 3}, "timestampadd": {3, 3}}
+
 // unitFuncCall builds the functions whose time unit the parser passes as
 // an argument node: DATE_ADD/DATE_SUB (and ADDDATE, SUBDATE, + INTERVAL)
 // as (date, value, unit), EXTRACT as (unit, date), TIMESTAMPDIFF as
 // (unit, a, b) and TIMESTAMPADD as (unit, n, date).
-func (b *builder) unitFuncCall(n *ast.FuncCallExpr, name string) (Expression, error) {
+func (b *builder) unitFuncCall(n *ast.FuncCallExpr, name string, want arity) (Expression, error) {
 	nodes := n.Args
-	want := map[string]arity{"date_add": {2, 3}, "date_sub": {2, 3}, "extract": {2, 2},
-		"timestampdiff": {3, 3}, "timestampadd": {3, 3}}[name]
 	if len(nodes) < want.min || len(nodes) > want.max {
 		return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, n.FnName.O)
 	}
