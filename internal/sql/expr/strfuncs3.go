@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"crypto/sha1"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -79,10 +80,10 @@ func (f *strFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types
 	case "hex":
 		switch ds[0].Kind() {
 		case types.KindInt64, types.KindUint64:
-			return strResult([]byte(strings.ToUpper(hexUint(uint64(ds[0].GetInt64())))), f.ft), nil
+			return strResult([]byte(strings.ToUpper(strconv.FormatUint(uint64(ds[0].GetInt64()), 16))), f.ft), nil
 		case types.KindDecimal, types.KindFloat32, types.KindFloat64:
 			// Numbers are rounded to a 64-bit integer first: HEX(1.5) = '2'.
-			return strResult([]byte(strings.ToUpper(hexUint(uint64(toInt(ctx, &ds[0]).v)))), f.ft), nil
+			return strResult([]byte(strings.ToUpper(strconv.FormatUint(uint64(toInt(ctx, &ds[0]).v), 16))), f.ft), nil
 		}
 		return strResult([]byte(strings.ToUpper(hex.EncodeToString(v[0]))), f.ft), nil
 	case "md5":
@@ -104,19 +105,6 @@ func (f *strFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types
 		return strResult(bytes.Repeat([]byte(" "), int(max(n.v, 0))), f.ft), nil
 	}
 	return types.NewNullDatum(), nil
-}
-
-func hexUint(v uint64) string {
-	const digits = "0123456789abcdef"
-	if v == 0 {
-		return "0"
-	}
-	var b []byte
-	for v > 0 {
-		b = append([]byte{digits[v&15]}, b...)
-		v >>= 4
-	}
-	return string(b)
 }
 
 // locate returns the 1-based character position of needle in hay at or

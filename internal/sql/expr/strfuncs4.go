@@ -6,6 +6,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -487,7 +488,7 @@ func (f *convFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (type
 	if to < 0 && int64(v) < 0 {
 		neg, v = true, uint64(-int64(v))
 	}
-	s := strings.ToUpper(formatBase(v, int(at)))
+	s := strings.ToUpper(strconv.FormatUint(v, int(at)))
 	if neg {
 		s = "-" + s
 	}
@@ -555,19 +556,4 @@ func parseBase(s string, base int, signed bool) uint64 {
 		return -v
 	}
 	return v
-}
-
-func formatBase(v uint64, base int) string {
-	const digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-	if v == 0 {
-		return "0"
-	}
-	var buf [64]byte
-	i := len(buf)
-	for v > 0 {
-		i--
-		buf[i] = digits[v%uint64(base)]
-		v /= uint64(base)
-	}
-	return string(buf[i:])
 }
