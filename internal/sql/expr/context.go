@@ -60,4 +60,6 @@ const (
 	modePipesAsConcat          uint64 = 1 << 1
 	modeHighNotPrecedence      uint64 = 1 << 29
 	modeErrorForDivisionByZero uint64 = 1 << 26
+	modeNoZeroInDate           uint64 = 1 << 23
+	modeNoZeroDate             uint64 = 1 << 24
 )

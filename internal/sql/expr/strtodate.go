@@ -9,11 +9,6 @@ import (
 	"github.com/strata-db/strata/internal/types"
 )
 
-const (
-	modeNoZeroInDate uint64 = 1 << 23
-	modeNoZeroDate   uint64 = 1 << 24
-)
-
 func init() {
 	register("str_to_date", 2, 2, func(b *builder, c *call) (Expression, error) {
 		ft := types.NewFieldType(mysql.TypeDatetime)
