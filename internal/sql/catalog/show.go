@@ -60,9 +60,9 @@ func ShowCreateTable(t *TableInfo) string {
 	}
 	lines = append(lines, constraintDefinitions(t)...)
 	b.WriteString(strings.Join(lines, ",\n"))
-	fmt.Fprintf(&b, "\n) ENGINE=InnoDB DEFAULT CHARSET=%s", displayCharset(t.Charset))
+	fmt.Fprintf(&b, "\n) ENGINE=InnoDB DEFAULT CHARSET=%s", DisplayCharset(t.Charset))
 	if showsCollate(t.Collate) {
-		fmt.Fprintf(&b, " COLLATE=%s", displayCollation(t.Collate))
+		fmt.Fprintf(&b, " COLLATE=%s", DisplayCollation(t.Collate))
 	}
 	if t.Comment != "" {
 		fmt.Fprintf(&b, " COMMENT=%s", quoteString(t.Comment))
@@ -196,9 +196,9 @@ func FullColumnRows(t *TableInfo) [][]types.Datum {
 // The COLLATE clause is left out for a charset's primary collation, as
 // MySQL does.
 func ShowCreateDatabase(db *DBInfo) string {
-	cs := "DEFAULT CHARACTER SET " + displayCharset(db.Charset)
+	cs := "DEFAULT CHARACTER SET " + DisplayCharset(db.Charset)
 	if showsCollate(db.Collate) {
-		cs += " COLLATE " + displayCollation(db.Collate)
+		cs += " COLLATE " + DisplayCollation(db.Collate)
 	}
 	return fmt.Sprintf("CREATE DATABASE %s /*!40100 %s */ /*!80016 DEFAULT ENCRYPTION='N' */", quoteIdent(db.Name), cs)
 }
@@ -213,15 +213,17 @@ var mysqlPrimaryCollations = map[string]bool{
 
 func showsCollate(co string) bool { return !mysqlPrimaryCollations[strings.ToLower(co)] }
 
-// displayCharset and displayCollation name utf8 utf8mb3, as MySQL 8 does.
-func displayCharset(cs string) string {
+// DisplayCharset names a charset as MySQL 8 shows it (utf8 is utf8mb3).
+func DisplayCharset(cs string) string {
 	if cs == "utf8" {
 		return "utf8mb3"
 	}
 	return cs
 }
 
-func displayCollation(co string) string {
+// DisplayCollation names a collation as MySQL 8 shows it
+// (utf8_general_ci is utf8mb3_general_ci).
+func DisplayCollation(co string) string {
 	if rest, ok := strings.CutPrefix(co, "utf8_"); ok {
 		return "utf8mb3_" + rest
 	}

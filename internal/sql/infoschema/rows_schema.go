@@ -16,13 +16,13 @@ const catalogName = "def"
 const innodbPage = 16384
 
 func schemataRows(s *Source) [][]types.Datum {
-	rows := [][]types.Datum{{str(catalogName), str(DBName), str(DisplayCharset(Charset)),
-		str(DisplayCollation(Collation)), null(), str("NO")}}
+	rows := [][]types.Datum{{str(catalogName), str(DBName), str(catalog.DisplayCharset(Charset)),
+		str(catalog.DisplayCollation(Collation)), null(), str("NO")}}
 	if s.Schema != nil {
 		for _, db := range s.Schema.Databases() {
 			if s.VisibleDB(db.Name) {
-				rows = append(rows, []types.Datum{str(catalogName), str(db.Name), str(DisplayCharset(db.Charset)),
-					str(DisplayCollation(db.Collate)), null(), str("NO")})
+				rows = append(rows, []types.Datum{str(catalogName), str(db.Name), str(catalog.DisplayCharset(db.Charset)),
+					str(catalog.DisplayCollation(db.Collate)), null(), str("NO")})
 			}
 		}
 	}
@@ -54,7 +54,7 @@ func tablesRows(s *Source) [][]types.Datum {
 		rows = append(rows, []types.Datum{str(catalogName), str(dt.db), str(t.Name), str("BASE TABLE"),
 			str("InnoDB"), i64(10), str("Dynamic"), i64(int64(s.tableRows(t))), i64(0), i64(innodbPage),
 			i64(0), i64(int64(innodbPage * secondaryIndexes(t))), i64(0), autoInc, null(), null(), null(),
-			str(DisplayCollation(t.Collate)), null(), str(""), str(t.Comment)})
+			str(catalog.DisplayCollation(t.Collate)), null(), str(""), str(t.Comment)})
 	}
 	return rows
 }
@@ -97,7 +97,7 @@ func appendColumnsRows(rows [][]types.Datum, s *Source, dt dbTable) [][]types.Da
 		prec, scale := numericPrecision(ft)
 		cs, co := null(), null()
 		if ft.EvalType() == types.ETString && !ft.IsBinaryString() {
-			cs, co = str(DisplayCharset(ft.Charset)), str(DisplayCollation(ft.Collate))
+			cs, co = str(catalog.DisplayCharset(ft.Charset)), str(catalog.DisplayCollation(ft.Collate))
 		}
 		colType := catalog.ColumnTypeString(ft)
 		rows = append(rows, []types.Datum{

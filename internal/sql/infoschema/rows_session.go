@@ -1,6 +1,7 @@
 package infoschema
 
 import (
+	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/privilege"
 	"github.com/strata-db/strata/internal/types"
 )
@@ -68,7 +69,7 @@ func tablePrivilegesRows(s *Source) [][]types.Datum {
 func charsetRows(s *Source) [][]types.Datum {
 	rows := make([][]types.Datum, 0, len(s.Charsets))
 	for _, c := range s.Charsets {
-		rows = append(rows, []types.Datum{str(DisplayCharset(c.Name)), str(DisplayCollation(c.DefaultCollation)),
+		rows = append(rows, []types.Datum{str(catalog.DisplayCharset(c.Name)), str(catalog.DisplayCollation(c.DefaultCollation)),
 			str(c.Description), i64(int64(c.MaxLen))})
 	}
 	return rows
@@ -77,7 +78,7 @@ func charsetRows(s *Source) [][]types.Datum {
 func collationRows(s *Source) [][]types.Datum {
 	rows := make([][]types.Datum, 0, len(s.Collations))
 	for _, c := range s.Collations {
-		rows = append(rows, []types.Datum{str(DisplayCollation(c.Name)), str(DisplayCharset(c.Charset)),
+		rows = append(rows, []types.Datum{str(catalog.DisplayCollation(c.Name)), str(catalog.DisplayCharset(c.Charset)),
 			i64(int64(c.ID)), yesNo(c.Default, "Yes", ""), str("Yes"), i64(int64(c.Sortlen)),
 			yesNo(c.PadSpace, "PAD SPACE", "NO PAD")})
 	}
@@ -87,7 +88,7 @@ func collationRows(s *Source) [][]types.Datum {
 func applicabilityRows(s *Source) [][]types.Datum {
 	rows := make([][]types.Datum, 0, len(s.Collations))
 	for _, c := range s.Collations {
-		rows = append(rows, []types.Datum{str(DisplayCollation(c.Name)), str(DisplayCharset(c.Charset))})
+		rows = append(rows, []types.Datum{str(catalog.DisplayCollation(c.Name)), str(catalog.DisplayCharset(c.Charset))})
 	}
 	return rows
 }

@@ -2,7 +2,6 @@ package infoschema
 
 import (
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/strata-db/strata/internal/sql/catalog"
@@ -147,24 +146,6 @@ func (s *Source) visibleTables(withMem bool) []dbTable {
 		}
 	}
 	return out
-}
-
-// DisplayCharset renders a charset name as MySQL 8 does (utf8 is
-// utf8mb3).
-func DisplayCharset(cs string) string {
-	if cs == "utf8" {
-		return "utf8mb3"
-	}
-	return cs
-}
-
-// DisplayCollation renders a collation name as MySQL 8 does
-// (utf8_general_ci is utf8mb3_general_ci).
-func DisplayCollation(co string) string {
-	if rest, ok := strings.CutPrefix(co, "utf8_"); ok {
-		return "utf8mb3_" + rest
-	}
-	return co
 }
 
 // Datum helpers.

@@ -111,7 +111,7 @@ func knownCharsets() ([]infoschema.CharsetInfo, []infoschema.CollationInfo) {
 				Description: desc, MaxLen: cs.Maxlen})
 		}
 		sort.Slice(charsetList, func(i, j int) bool {
-			return infoschema.DisplayCharset(charsetList[i].Name) < infoschema.DisplayCharset(charsetList[j].Name)
+			return catalog.DisplayCharset(charsetList[i].Name) < catalog.DisplayCharset(charsetList[j].Name)
 		})
 		for id, name := range mysql.Collations {
 			cs, ok := sysvar.CollationCharset(name)
@@ -127,7 +127,7 @@ func knownCharsets() ([]infoschema.CharsetInfo, []infoschema.CollationInfo) {
 				PadSpace: c.PadAttribute == charset.PadSpace && !strings.Contains(name, "_0900_")})
 		}
 		sort.Slice(collList, func(i, j int) bool {
-			return infoschema.DisplayCollation(collList[i].Name) < infoschema.DisplayCollation(collList[j].Name)
+			return catalog.DisplayCollation(collList[i].Name) < catalog.DisplayCollation(collList[j].Name)
 		})
 	})
 	return charsetList, collList
