@@ -19,9 +19,6 @@ func processListRows(s *Source) [][]types.Datum {
 	return rows
 }
 
-// grantee is an account as the *_PRIVILEGES tables name it.
-func grantee(a *privilege.Account) string { return "'" + a.User + "'@'" + a.Host + "'" }
-
 // privRows lists one row per privilege in p (USAGE when none, if usage),
 // prefix being the row's leading columns.
 func privRows(rows [][]types.Datum, prefix []types.Datum, p privilege.Priv, usage bool) [][]types.Datum {
@@ -40,7 +37,7 @@ func privRows(rows [][]types.Datum, prefix []types.Datum, p privilege.Priv, usag
 func userPrivilegesRows(s *Source) [][]types.Datum {
 	var rows [][]types.Datum
 	for _, a := range s.Accounts {
-		rows = privRows(rows, []types.Datum{str(grantee(a)), str(catalogName)}, a.Global, true)
+		rows = privRows(rows, []types.Datum{str(a.Name()), str(catalogName)}, a.Global, true)
 	}
 	return rows
 }
@@ -49,7 +46,7 @@ func schemaPrivilegesRows(s *Source) [][]types.Datum {
 	var rows [][]types.Datum
 	for _, a := range s.Accounts {
 		for _, db := range sortedKeys(a.DBs) {
-			rows = privRows(rows, []types.Datum{str(grantee(a)), str(catalogName), str(db)}, a.DBs[db], false)
+			rows = privRows(rows, []types.Datum{str(a.Name()), str(catalogName), str(db)}, a.DBs[db], false)
 		}
 	}
 	return rows
@@ -60,7 +57,7 @@ func tablePrivilegesRows(s *Source) [][]types.Datum {
 	for _, a := range s.Accounts {
 		for _, k := range sortedKeys(a.Tables) {
 			db, t := privilege.SplitTableKey(k)
-			rows = privRows(rows, []types.Datum{str(grantee(a)), str(catalogName), str(db), str(t)}, a.Tables[k], false)
+			rows = privRows(rows, []types.Datum{str(a.Name()), str(catalogName), str(db), str(t)}, a.Tables[k], false)
 		}
 	}
 	return rows
