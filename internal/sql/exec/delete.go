@@ -12,8 +12,9 @@ import (
 // entries.
 type deleteExec struct {
 	base
-	p    *planner.Delete
-	done bool
+	p     *planner.Delete
+	done  bool
+	fkUse fkUse
 }
 
 func (e *deleteExec) Open(ctx context.Context) error {
@@ -50,7 +51,7 @@ func (e *deleteExec) Next(ctx context.Context, chk *chunk.Chunk) error {
 	if err != nil {
 		return err
 	}
-	fk := newFKState(e.ectx, e.p.InfoSchema)
+	fk := e.fkUse.state(e.ectx, e.p.InfoSchema, t)
 	referenced := fk != nil && len(fk.is.ReferencingFKs(fk.dbOf(t), t.Name)) > 0
 	for _, v := range todo {
 		if referenced {

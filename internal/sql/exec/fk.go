@@ -45,6 +45,28 @@ func newFKState(ectx *Context, is *catalog.InfoSchema) *fkState {
 	return &fkState{ectx: ectx, is: is}
 }
 
+// fkUse is a write executor's knowledge of whether its table takes part
+// in a foreign key, as child or parent: learnt on the first execution
+// (the plan, and so its schema, is the executor's for life), so that
+// the writes of a table without foreign keys, the common case, read no
+// system variable and look up no referencing keys.
+type fkUse struct {
+	known, used bool
+}
+
+// state returns this execution's FK state for writes to t: nil when t
+// takes no part in a foreign key, or as newFKState.
+func (u *fkUse) state(ectx *Context, is *catalog.InfoSchema, t *catalog.TableInfo) *fkState {
+	if !u.known {
+		u.known = true
+		u.used = is != nil && (len(t.ForeignKeys) > 0 || len(is.ReferencingFKs(dbName(is, t), t.Name)) > 0)
+	}
+	if !u.used {
+		return nil
+	}
+	return newFKState(ectx, is)
+}
+
 // fkChecksOn reads foreign_key_checks (ON when it cannot be read).
 func fkChecksOn(ectx *Context) bool {
 	v, err := ectx.Eval.GetSysVar("foreign_key_checks", false)
@@ -58,8 +80,11 @@ func fkChecksOn(ectx *Context) bool {
 	return true
 }
 
-func (f *fkState) dbOf(t *catalog.TableInfo) string {
-	if db, ok := f.is.DatabaseByID(t.DBID); ok {
+func (f *fkState) dbOf(t *catalog.TableInfo) string { return dbName(f.is, t) }
+
+// dbName names t's database in is ("" when it is not there).
+func dbName(is *catalog.InfoSchema, t *catalog.TableInfo) string {
+	if db, ok := is.DatabaseByID(t.DBID); ok {
 		return db.Name
 	}
 	return ""

@@ -29,6 +29,7 @@ type insert struct {
 	// the first execution); fk is this execution's foreign-key state.
 	rules *rowRules
 	fk    *fkState
+	fkUse fkUse
 }
 
 func (e *insert) Open(ctx context.Context) error {
@@ -376,6 +377,6 @@ func (e *insert) prepareRules() error {
 		}
 		e.rules = r
 	}
-	e.fk = newFKState(e.ectx, e.p.InfoSchema)
+	e.fk = e.fkUse.state(e.ectx, e.p.InfoSchema, e.p.Table)
 	return nil
 }

@@ -23,6 +23,7 @@ type update struct {
 	// execution's foreign-key state.
 	rules *rowRules
 	fk    *fkState
+	fkUse fkUse
 }
 
 func (e *update) Open(ctx context.Context) error {
@@ -177,7 +178,7 @@ func (e *update) prepareRules() error {
 		}
 		e.rules = r
 	}
-	e.fk = newFKState(e.ectx, e.p.InfoSchema)
+	e.fk = e.fkUse.state(e.ectx, e.p.InfoSchema, t)
 	return nil
 }
 
