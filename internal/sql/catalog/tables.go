@@ -104,14 +104,15 @@ func (t *TableInfo) DecodeRecord(handle int64, value []byte) ([]types.Datum, err
 func (idx *IndexInfo) IndexValues(row []types.Datum) []types.Datum {
 	vals := make([]types.Datum, len(idx.Columns))
 	for i, ic := range idx.Columns {
-		vals[i] = truncatePrefix(row[ic.Offset], ic.Length)
+		vals[i] = TruncatePrefix(row[ic.Offset], ic.Length)
 	}
 	return vals
 }
 
-// truncatePrefix cuts a string datum to n characters (bytes for byte
-// strings); n < 0 keeps the whole value.
-func truncatePrefix(d types.Datum, n int) types.Datum {
+// TruncatePrefix cuts a string datum to n characters (bytes for byte
+// strings), as an index prefix of length n does; n < 0 keeps the whole
+// value.
+func TruncatePrefix(d types.Datum, n int) types.Datum {
 	if n < 0 {
 		return d
 	}
@@ -146,7 +147,7 @@ func (t *TableInfo) IndexKey(idx *IndexInfo, row []types.Datum, handle int64) (k
 		if d.IsNull() {
 			distinct = false
 		}
-		key = codec.EncodeKey(key, IndexKeyValue(&t.Columns[ic.Offset].FieldType, truncatePrefix(*d, ic.Length)))
+		key = codec.EncodeKey(key, IndexKeyValue(&t.Columns[ic.Offset].FieldType, TruncatePrefix(*d, ic.Length)))
 	}
 	if !distinct {
 		// The same bytes as codec.TableIndexKeyWithHandle.

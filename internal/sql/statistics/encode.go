@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/strata-db/strata/internal/codec"
+	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/types"
 )
@@ -33,31 +34,6 @@ func cutLong(d types.Datum) types.Datum {
 	return d
 }
 
-// cutPrefix cuts a string datum to n characters (bytes for byte
-// strings), as an index prefix does; n < 0 keeps the whole value.
-func cutPrefix(d types.Datum, n int) types.Datum {
-	if n < 0 {
-		return d
-	}
-	switch d.Kind() {
-	case types.KindBytes:
-		if b := d.GetBytes(); len(b) > n {
-			return types.NewBytesDatum(b[:n])
-		}
-	case types.KindString:
-		b := d.GetBytes()
-		cut, i := 0, 0
-		for ; i < n && cut < len(b); i++ {
-			_, size := utf8.DecodeRune(b[cut:])
-			cut += size
-		}
-		if cut < len(b) {
-			return types.NewStringDatumBytes(b[:cut])
-		}
-	}
-	return d
-}
-
 // encodeValue appends the statistics' encoding of d, a value of column
 // type ft (a caller's value of another kind is converted to ft first, as
 // the comparison with the column would); prefix is an index prefix
@@ -78,7 +54,7 @@ func encodeValue(b []byte, d types.Datum, ft *types.FieldType, prefix int) []byt
 // key holds it, a collation's sort key for a _ci string column, so that
 // values the collation calls equal are one value.
 func keyDatum(ft *types.FieldType, d types.Datum, prefix int) types.Datum {
-	d = cutPrefix(d, prefix)
+	d = catalog.TruncatePrefix(d, prefix)
 	if ft == nil {
 		return d
 	}
