@@ -128,7 +128,7 @@ func (c *comparator) compare(ctx EvalContext, a, b *types.Datum) int {
 		}
 		return bytes.Compare(toBytes(a), toBytes(b))
 	case cmpJSON:
-		ja, jb := jsonValue(a), jsonValue(b)
+		ja, jb := a.ToJSON(), b.ToJSON()
 		return types.CompareJSON(&ja, &jb)
 	case cmpDuration:
 		da, erra := types.ConvertDatum(*a, &types.FieldType{Tp: mysql.TypeDuration, Decimal: types.MaxFsp})

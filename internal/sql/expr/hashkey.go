@@ -50,7 +50,7 @@ func (k JoinKey) Append(ctx EvalContext, dst []byte, d *types.Datum) []byte {
 	case cmpString:
 		return k.appendString(dst, toBytes(d))
 	case cmpJSON:
-		j := jsonValue(d)
+		j := d.ToJSON()
 		return appendJSONKey(dst, &j)
 	case cmpDecimal:
 		enc := codec.EncodeDecimal(dst, toDecimal(ctx, d))

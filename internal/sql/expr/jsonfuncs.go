@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/pingcap/tidb/pkg/parser/mysql"
@@ -24,10 +25,6 @@ func longText() *types.FieldType {
 	ft.Tp = mysql.TypeLongBlob
 	return ft
 }
-
-// jsonValue returns a datum as a JSON value (JSON as is, anything else
-// by types.Datum.ToJSON).
-func jsonValue(d *types.Datum) types.JSON { return d.ToJSON() }
 
 // isBoolExpr reports an expression MySQL treats as a boolean when it
 // becomes JSON: comparisons, logical operators, TRUE and FALSE (typed
@@ -81,7 +78,7 @@ func jsonArgValue(ctx EvalContext, row chunk.Row, e Expression) (types.JSON, err
 	if isBoolExpr(e) && (d.Kind() == types.KindInt64 || d.Kind() == types.KindUint64) {
 		return types.JSONBool(d.GetInt64() != 0), nil
 	}
-	return jsonValue(&d), nil
+	return d.ToJSON(), nil
 }
 
 // jsonPathArg evaluates argument i as a path (3143 when invalid).
@@ -100,7 +97,7 @@ func jsonPathArg(ctx EvalContext, row chunk.Row, e Expression) (p types.JSONPath
 func jsonResult(j types.JSON) types.Datum { return types.NewJSONDatum(j) }
 
 func init() {
-	register("json_extract", 2, -1, fixed(jsonType, jsonExtractFunc{}))
+	registerDoc("json_extract", 2, -1, jsonType, jsonExtract)
 	register("json_unquote", 1, 1, fixed(longText, jsonUnquoteFunc{}))
 	register("json_object", 0, -1, func(b *builder, c *call) (Expression, error) {
 		if len(c.args)%2 != 0 {
@@ -109,8 +106,8 @@ func init() {
 		return b.newFunc(c.name, c.args, jsonType(), jsonObjectFunc{}), nil
 	})
 	register("json_array", 0, -1, fixed(jsonType, jsonArrayFunc{}))
-	register("json_contains", 2, 3, fixed(boolType, jsonContainsFunc{}))
-	register("json_contains_path", 3, -1, fixed(boolType, jsonContainsPathFunc{}))
+	registerDoc("json_contains", 2, 3, boolType, jsonContains)
+	registerDoc("json_contains_path", 3, -1, boolType, jsonContainsPath)
 	for name, mode := range map[string]types.JSONModifyMode{
 		"json_set": types.JSONSetMode, "json_insert": types.JSONInsertMode, "json_replace": types.JSONReplaceMode,
 	} {
@@ -118,20 +115,20 @@ func init() {
 			if len(c.args)%2 != 1 {
 				return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, c.name)
 			}
-			return b.newFunc(c.name, c.args, jsonType(), jsonModifyFunc{name: c.name, mode: mode}), nil
+			return b.newFunc(c.name, c.args, jsonType(), jsonDocFn{name: c.name, fn: jsonModify(mode)}), nil
 		})
 	}
 	register("json_array_append", 3, -1, func(b *builder, c *call) (Expression, error) {
 		if len(c.args)%2 != 1 {
 			return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, c.name)
 		}
-		return b.newFunc(c.name, c.args, jsonType(), jsonArrayAppendFunc{}), nil
+		return b.newFunc(c.name, c.args, jsonType(), jsonDocFn{name: c.name, fn: jsonArrayAppend}), nil
 	})
-	register("json_remove", 2, -1, fixed(jsonType, jsonRemoveFunc{}))
-	register("json_keys", 1, 2, fixed(jsonType, jsonKeysFunc{}))
-	register("json_length", 1, 2, fixed(intResult, jsonLengthFunc{}))
-	register("json_depth", 1, 1, fixed(intResult, jsonDepthFunc{}))
-	register("json_type", 1, 1, fixed(textType(51), jsonTypeFunc{}))
+	registerDoc("json_remove", 2, -1, jsonType, jsonRemove)
+	registerDoc("json_keys", 1, 2, jsonType, jsonKeys)
+	registerDoc("json_length", 1, 2, intResult, jsonLength)
+	registerDoc("json_depth", 1, 1, intResult, jsonDepth)
+	registerDoc("json_type", 1, 1, textType(51), jsonTypeName)
 	register("json_valid", 1, 1, fixed(boolType, jsonValidFunc{}))
 	register("json_quote", 1, 1, fixed(longText, jsonQuoteFunc{}))
 	register("json_merge_preserve", 2, -1, fixed(jsonType, jsonMergeFunc{name: "json_merge_preserve"}))
@@ -139,16 +136,31 @@ func init() {
 	register("json_merge_patch", 2, -1, fixed(jsonType, jsonMergeFunc{name: "json_merge_patch", patch: true}))
 }
 
-// jsonExtractFunc is JSON_EXTRACT(doc, path, ...) and doc->path: the
-// value at a single path without wildcards, else an array of every match;
-// NULL when nothing matches.
-type jsonExtractFunc struct{}
+// jsonDocFn is a JSON function of a document, its first argument (NULL
+// gives NULL, text is parsed: see jsonDoc), and of its other arguments.
+type jsonDocFn struct {
+	name string
+	fn   func(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error)
+}
 
-func (jsonExtractFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	doc, null, err := jsonDoc(ctx, row, args, 0, "json_extract")
+func (f jsonDocFn) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
+	doc, null, err := jsonDoc(ctx, row, args, 0, f.name)
 	if err != nil || null {
 		return types.NewNullDatum(), err
 	}
+	return f.fn(ctx, row, args, doc)
+}
+
+// registerDoc registers a jsonDocFn of result type ft.
+func registerDoc(name string, min, max int, ft func() *types.FieldType,
+	fn func(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error)) {
+	register(name, min, max, fixed(ft, jsonDocFn{name: name, fn: fn}))
+}
+
+// jsonExtract is JSON_EXTRACT(doc, path, ...) and doc->path: the value at
+// a single path without wildcards, else an array of every match; NULL
+// when nothing matches.
+func jsonExtract(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error) {
 	var found []types.JSON
 	wrap := len(args) > 2
 	for _, a := range args[1:] {
@@ -233,14 +245,8 @@ func (jsonArrayFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (ty
 	return jsonResult(types.JSONFromArray(elems)), nil
 }
 
-// jsonContainsFunc is JSON_CONTAINS(target, candidate[, path]).
-type jsonContainsFunc struct{}
-
-func (jsonContainsFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	target, null, err := jsonDoc(ctx, row, args, 0, "json_contains")
-	if err != nil || null {
-		return types.NewNullDatum(), err
-	}
+// jsonContains is JSON_CONTAINS(target, candidate[, path]).
+func jsonContains(ctx EvalContext, row chunk.Row, args []Expression, target types.JSON) (types.Datum, error) {
 	cand, null, err := jsonDoc(ctx, row, args, 1, "json_contains")
 	if err != nil || null {
 		return types.NewNullDatum(), err
@@ -262,22 +268,16 @@ func (jsonContainsFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) 
 	return boolDatum(types.ContainsJSON(&target, &cand)), nil
 }
 
-// jsonContainsPathFunc is JSON_CONTAINS_PATH(doc, 'one'|'all', path, ...).
-type jsonContainsPathFunc struct{}
-
-func (jsonContainsPathFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	doc, null, err := jsonDoc(ctx, row, args, 0, "json_contains_path")
-	if err != nil || null {
-		return types.NewNullDatum(), err
-	}
+// jsonContainsPath is JSON_CONTAINS_PATH(doc, 'one'|'all', path, ...).
+func jsonContainsPath(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error) {
 	m, err := args[1].Eval(ctx, row)
 	if err != nil || m.IsNull() {
 		return types.NewNullDatum(), err
 	}
 	var all bool
-	switch string(bytesLower(toBytes(&m))) {
-	case "one":
-	case "all":
+	switch mode := toBytes(&m); {
+	case bytes.EqualFold(mode, []byte("one")):
+	case bytes.EqualFold(mode, []byte("all")):
 		all = true
 	default:
 		return types.NewNullDatum(), sqlerr.New(mysql.ErrJSONBadOneOrAllArg, "json_contains_path")
@@ -298,17 +298,6 @@ func (jsonContainsPathFunc) eval(ctx EvalContext, row chunk.Row, args []Expressi
 	return boolDatum(all), nil
 }
 
-func bytesLower(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		out[i] = c
-	}
-	return out
-}
-
 // modifyPath evaluates a path argument of a function that changes
 // documents: no wildcards (3149), and not '$' when removing (3153).
 func modifyPath(ctx EvalContext, row chunk.Row, e Expression, vacuousOK bool) (types.JSONPath, bool, error) {
@@ -325,41 +314,28 @@ func modifyPath(ctx EvalContext, row chunk.Row, e Expression, vacuousOK bool) (t
 	return p, false, nil
 }
 
-// jsonModifyFunc is JSON_SET, JSON_INSERT and JSON_REPLACE(doc, path,
-// value, ...), applied pair by pair.
-type jsonModifyFunc struct {
-	name string
-	mode types.JSONModifyMode
+// jsonModify is JSON_SET, JSON_INSERT and JSON_REPLACE(doc, path,
+// value, ...) by mode, applied pair by pair.
+func jsonModify(mode types.JSONModifyMode) func(EvalContext, chunk.Row, []Expression, types.JSON) (types.Datum, error) {
+	return func(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error) {
+		for i := 1; i+1 < len(args); i += 2 {
+			p, null, err := modifyPath(ctx, row, args[i], true)
+			if err != nil || null {
+				return types.NewNullDatum(), err
+			}
+			v, err := jsonArgValue(ctx, row, args[i+1])
+			if err != nil {
+				return types.NewNullDatum(), err
+			}
+			doc = p.Modify(doc, v, mode)
+		}
+		return jsonResult(doc), nil
+	}
 }
 
-func (f jsonModifyFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	doc, null, err := jsonDoc(ctx, row, args, 0, f.name)
-	if err != nil || null {
-		return types.NewNullDatum(), err
-	}
-	for i := 1; i+1 < len(args); i += 2 {
-		p, null, err := modifyPath(ctx, row, args[i], true)
-		if err != nil || null {
-			return types.NewNullDatum(), err
-		}
-		v, err := jsonArgValue(ctx, row, args[i+1])
-		if err != nil {
-			return types.NewNullDatum(), err
-		}
-		doc = p.Modify(doc, v, f.mode)
-	}
-	return jsonResult(doc), nil
-}
-
-// jsonArrayAppendFunc is JSON_ARRAY_APPEND(doc, path, value, ...): the
-// value appended to the array at path (a non-array is wrapped first).
-type jsonArrayAppendFunc struct{}
-
-func (jsonArrayAppendFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	doc, null, err := jsonDoc(ctx, row, args, 0, "json_array_append")
-	if err != nil || null {
-		return types.NewNullDatum(), err
-	}
+// jsonArrayAppend is JSON_ARRAY_APPEND(doc, path, value, ...): the value
+// appended to the array at path (a non-array is wrapped first).
+func jsonArrayAppend(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error) {
 	for i := 1; i+1 < len(args); i += 2 {
 		p, null, err := modifyPath(ctx, row, args[i], true)
 		if err != nil || null {
@@ -385,14 +361,8 @@ func (jsonArrayAppendFunc) eval(ctx EvalContext, row chunk.Row, args []Expressio
 	return jsonResult(doc), nil
 }
 
-// jsonRemoveFunc is JSON_REMOVE(doc, path, ...).
-type jsonRemoveFunc struct{}
-
-func (jsonRemoveFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	doc, null, err := jsonDoc(ctx, row, args, 0, "json_remove")
-	if err != nil || null {
-		return types.NewNullDatum(), err
-	}
+// jsonRemove is JSON_REMOVE(doc, path, ...).
+func jsonRemove(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error) {
 	for _, a := range args[1:] {
 		p, null, err := modifyPath(ctx, row, a, false)
 		if err != nil || null {
@@ -423,15 +393,9 @@ func atPath(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (
 	return found[0], true, nil
 }
 
-// jsonKeysFunc is JSON_KEYS(doc[, path]): the member names of an object
-// as an array, NULL for anything else.
-type jsonKeysFunc struct{}
-
-func (jsonKeysFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	doc, null, err := jsonDoc(ctx, row, args, 0, "json_keys")
-	if err != nil || null {
-		return types.NewNullDatum(), err
-	}
+// jsonKeys is JSON_KEYS(doc[, path]): the member names of an object as an
+// array, NULL for anything else.
+func jsonKeys(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error) {
 	v, ok, err := atPath(ctx, row, args, doc)
 	if err != nil || !ok || v.Type != types.JSONObject {
 		return types.NewNullDatum(), err
@@ -443,14 +407,8 @@ func (jsonKeysFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (typ
 	return jsonResult(types.JSONFromArray(keys)), nil
 }
 
-// jsonLengthFunc is JSON_LENGTH(doc[, path]).
-type jsonLengthFunc struct{}
-
-func (jsonLengthFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	doc, null, err := jsonDoc(ctx, row, args, 0, "json_length")
-	if err != nil || null {
-		return types.NewNullDatum(), err
-	}
+// jsonLength is JSON_LENGTH(doc[, path]).
+func jsonLength(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error) {
 	v, ok, err := atPath(ctx, row, args, doc)
 	if err != nil || !ok {
 		return types.NewNullDatum(), err
@@ -458,25 +416,13 @@ func (jsonLengthFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (t
 	return types.NewIntDatum(int64(v.Len())), nil
 }
 
-// jsonDepthFunc is JSON_DEPTH(doc).
-type jsonDepthFunc struct{}
-
-func (jsonDepthFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	doc, null, err := jsonDoc(ctx, row, args, 0, "json_depth")
-	if err != nil || null {
-		return types.NewNullDatum(), err
-	}
+// jsonDepth is JSON_DEPTH(doc).
+func jsonDepth(_ EvalContext, _ chunk.Row, _ []Expression, doc types.JSON) (types.Datum, error) {
 	return types.NewIntDatum(int64(doc.Depth())), nil
 }
 
-// jsonTypeFunc is JSON_TYPE(doc): OBJECT, ARRAY, STRING, INTEGER, ...
-type jsonTypeFunc struct{}
-
-func (jsonTypeFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	doc, null, err := jsonDoc(ctx, row, args, 0, "json_type")
-	if err != nil || null {
-		return types.NewNullDatum(), err
-	}
+// jsonTypeName is JSON_TYPE(doc): OBJECT, ARRAY, STRING, INTEGER, ...
+func jsonTypeName(_ EvalContext, _ chunk.Row, _ []Expression, doc types.JSON) (types.Datum, error) {
 	return types.NewStringDatum(doc.Type.String()), nil
 }
 
@@ -507,7 +453,7 @@ func (jsonQuoteFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (ty
 	if err != nil || d.IsNull() {
 		return types.NewNullDatum(), err
 	}
-	if d.Kind() != types.KindString && d.Kind() != types.KindBytes && d.Kind() != types.KindEnum && d.Kind() != types.KindSet {
+	if !isStringKind(&d) {
 		return types.NewNullDatum(), sqlerr.Newf(mysql.ErrIncorrectType,
 			"Incorrect type for argument %s in function %s.", "1", "json_quote")
 	}
