@@ -17,39 +17,72 @@ func newRestoreCtx(sb *strings.Builder) *format.RestoreCtx {
 	return format.NewRestoreCtx(format.DefaultRestoreFlags, sb)
 }
 
-// aggCollector gathers the aggregate calls of a SELECT (not descending
-// into an aggregate's arguments).
-type aggCollector struct{ aggs []*ast.AggregateFuncExpr }
+// funcCollector gathers, in one walk, the aggregate calls and the window
+// functions of a SELECT: not inside subqueries, not an aggregate inside
+// another nor a window function inside another (those are the enclosing
+// call's arguments), and no window function of HAVING.
+type funcCollector struct {
+	aggs         []*ast.AggregateFuncExpr
+	wins         []*ast.WindowFuncExpr
+	inAgg, inWin int
+	inHaving     bool
+}
 
-func (c *aggCollector) Enter(n ast.Node) (ast.Node, bool) {
+func (c *funcCollector) Enter(n ast.Node) (ast.Node, bool) {
 	switch x := n.(type) {
 	case *ast.AggregateFuncExpr:
-		c.aggs = append(c.aggs, x)
-		return n, true
+		if c.inAgg == 0 {
+			c.aggs = append(c.aggs, x)
+		}
+		c.inAgg++
+	case *ast.WindowFuncExpr:
+		if c.inWin == 0 && !c.inHaving {
+			c.wins = append(c.wins, x)
+		}
+		c.inWin++
 	case *ast.SelectStmt, *ast.SubqueryExpr:
 		return n, true
 	}
 	return n, false
 }
 
-func (c *aggCollector) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+func (c *funcCollector) Leave(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.AggregateFuncExpr:
+		c.inAgg--
+	case *ast.WindowFuncExpr:
+		c.inWin--
+	}
+	return n, true
+}
 
-func collectAggs(st *ast.SelectStmt) []*ast.AggregateFuncExpr {
-	c := &aggCollector{}
+// collectFuncs returns the aggregate calls (of the field list, HAVING and
+// ORDER BY) and the window functions (of the field list and ORDER BY) of
+// st.
+func collectFuncs(st *ast.SelectStmt) ([]*ast.AggregateFuncExpr, []*ast.WindowFuncExpr) {
+	c := &funcCollector{}
 	for _, f := range st.Fields.Fields {
 		if f.Expr != nil {
 			f.Expr.Accept(c)
 		}
 	}
 	if st.Having != nil {
+		c.inHaving = true
 		st.Having.Expr.Accept(c)
+		c.inHaving = false
 	}
 	if st.OrderBy != nil {
 		for _, it := range st.OrderBy.Items {
 			it.Expr.Accept(c)
 		}
 	}
-	return c.aggs
+	return c.aggs, c.wins
+}
+
+// collectAggs returns the aggregate calls of st.
+func collectAggs(st *ast.SelectStmt) []*ast.AggregateFuncExpr {
+	aggs, _ := collectFuncs(st)
+	return aggs
 }
 
 // buildAgg plans the aggregation of p's rows.
@@ -111,7 +144,7 @@ func groupTarget(e ast.ExprNode, in []OutCol, fields []*ast.SelectField) (ast.Ex
 	default:
 		return e, nil
 	}
-	c := &aggCollector{}
+	c := &funcCollector{}
 	f.Expr.Accept(c)
 	if len(c.aggs) > 0 {
 		return nil, sqlerr.New(mysql.ErrWrongGroupField, fieldName(f))

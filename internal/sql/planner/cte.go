@@ -165,7 +165,7 @@ func (q *qbuilder) recursiveCTE(c *ast.CommonTableExpression, e *cteEntry) error
 				if len(rec) == 0 && s.AfterSetOperator != nil {
 					distinct = *s.AfterSetOperator == ast.Union
 				}
-				if s.GroupBy != nil || len(collectAggs(s)) > 0 || s.Distinct || len(collectWindows(s)) > 0 {
+				if aggs, wins := collectFuncs(s); s.GroupBy != nil || len(aggs) > 0 || s.Distinct || len(wins) > 0 {
 					return sqlerr.New(sqlerr.ErrCTERecursiveForbidsAggregation, c.Name.O)
 				}
 				if err := checkRecursiveRefs(s, name, c.Name.O); err != nil {

@@ -27,24 +27,21 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 		}
 	}
 	q.hints = parseHints(st)
-	var p Plan
-	var tables []lockTarget
+	var ln *lnode
 	if st.From == nil {
-		var err error
-		if p, err = q.fromWhere(&lnode{plan: &Dual{Rows: 1}}, st.Where); err != nil {
-			return nil, err
-		}
+		ln = &lnode{plan: &Dual{Rows: 1}}
 	} else {
-		ln, err := q.from(st.From.TableRefs, map[string]bool{})
-		if err != nil {
-			return nil, err
-		}
-		tables = ln.lockTargets()
-		if p, err = q.fromWhere(ln, st.Where); err != nil {
+		var err error
+		if ln, err = q.from(st.From.TableRefs, map[string]bool{}); err != nil {
 			return nil, err
 		}
 	}
+	p, err := q.fromWhere(ln, st.Where)
+	if err != nil {
+		return nil, err
+	}
 	if st.LockInfo != nil && st.LockInfo.LockType != ast.SelectLockNone {
+		tables := ln.lockTargets()
 		if len(tables) == 0 {
 			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "FOR UPDATE of this query")
 		}
@@ -52,13 +49,14 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 			p = &Lock{Child: p, Table: t.table, Handle: t.handle}
 		}
 	}
-	aggs := collectAggs(st)
-	var res *schema // what the field list, HAVING and ORDER BY resolve against
+	aggs, wins := collectFuncs(st)
+	// What the field list and ORDER BY resolve against: cols, and extra
+	// for aggregate calls and window functions.
+	var cols []OutCol
 	var extra func(ast.ExprNode) (expr.Expression, bool, error)
 	if len(aggs) > 0 || st.GroupBy != nil {
 		var agg *Agg
 		var rollupBy []ByItem
-		var err error
 		if st.GroupBy != nil && st.GroupBy.Rollup {
 			agg, rollupBy, err = q.rollup(p, st, aggs)
 		} else {
@@ -68,13 +66,12 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 			return nil, err
 		}
 		p = agg
-		res = aggSchema(agg, aggs)
-		extra = res.nodes
+		res := aggSchema(agg, aggs)
+		cols, extra = res.cols, res.nodes
 		if st.Having != nil {
 			res.clause = "having clause"
-			hs := &schema{cols: res.cols, clause: res.clause, nodes: havingNodes(q.ctx, res, st.Fields.Fields)}
 			sq := q.newSubqueries(res.cols)
-			c, err := q.buildExpr(st.Having.Expr, res.cols, "having clause", sq, hs.nodes)
+			c, err := q.buildExpr(st.Having.Expr, res.cols, "having clause", sq, havingNodes(q.ctx, res, st.Fields.Fields))
 			if err != nil {
 				return nil, err
 			}
@@ -88,10 +85,10 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 		if st.Having != nil {
 			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "HAVING without aggregation")
 		}
-		res = &schema{cols: p.Schema()}
+		cols = p.Schema()
 	}
-	if wins := collectWindows(st); len(wins) > 0 {
-		wp, wres, err := q.buildWindows(p, res, wins, st.WindowSpecs)
+	if len(wins) > 0 {
+		wp, wres, err := q.buildWindows(p, extra, wins, st.WindowSpecs)
 		if err != nil {
 			return nil, err
 		}
@@ -106,10 +103,10 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 			}
 			return nil, false, nil
 		}
-		res = &schema{cols: p.Schema()}
+		cols = p.Schema()
 	}
-	sq := q.newSubqueries(res.cols)
-	res = q.schemaFor(res.cols, "field list", sq, extra)
+	sq := q.newSubqueries(cols)
+	res := q.schemaFor(cols, "field list", sq, extra)
 	proj, nVisible, err := buildFields(q.ctx, p, res, st.Fields.Fields)
 	if err != nil {
 		return nil, err
@@ -164,7 +161,7 @@ func (q *qbuilder) fromWhere(ln *lnode, where ast.ExprNode) (Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			conds = append(conds, splitAnd(e, nil)...)
+			conds = splitAnd(e, conds)
 		}
 	}
 	p, err := q.wherePlan(ln, conds, sq)
@@ -182,6 +179,9 @@ func (q *qbuilder) fromWhere(ln *lnode, where ast.ExprNode) (Plan, error) {
 // the tables, the others filter above the subqueries' operators, whose
 // columns are then dropped again.
 func (q *qbuilder) wherePlan(ln *lnode, conds []expr.Expression, sq *subqueries) (Plan, error) {
+	if len(sq.wraps) == 0 {
+		return q.physical(ln, conds), nil
+	}
 	n := len(ln.cols)
 	var down, above []expr.Expression
 	for _, c := range conds {
@@ -191,15 +191,11 @@ func (q *qbuilder) wherePlan(ln *lnode, conds []expr.Expression, sq *subqueries)
 			down = append(down, c)
 		}
 	}
-	p := q.physical(ln, down)
-	if len(sq.wraps) > 0 {
-		p = sq.apply(p)
-		if len(above) > 0 {
-			p = &Selection{Child: p, Conds: above}
-		}
-		p = trimTo(p, n)
+	p := sq.apply(q.physical(ln, down))
+	if len(above) > 0 {
+		p = &Selection{Child: p, Conds: above}
 	}
-	return p, nil
+	return trimTo(p, n), nil
 }
 
 // readsFrom reports whether e reads a column at position n or after.

@@ -87,37 +87,6 @@ const (
 	WinNthValue    = "nth_value"
 )
 
-// windowCollector gathers the window functions of a SELECT.
-type windowCollector struct{ funcs []*ast.WindowFuncExpr }
-
-func (c *windowCollector) Enter(n ast.Node) (ast.Node, bool) {
-	switch x := n.(type) {
-	case *ast.WindowFuncExpr:
-		c.funcs = append(c.funcs, x)
-		return n, true
-	case *ast.SelectStmt, *ast.SubqueryExpr:
-		return n, true
-	}
-	return n, false
-}
-
-func (c *windowCollector) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-func collectWindows(st *ast.SelectStmt) []*ast.WindowFuncExpr {
-	c := &windowCollector{}
-	for _, f := range st.Fields.Fields {
-		if f.Expr != nil {
-			f.Expr.Accept(c)
-		}
-	}
-	if st.OrderBy != nil {
-		for _, it := range st.OrderBy.Items {
-			it.Expr.Accept(c)
-		}
-	}
-	return c.funcs
-}
-
 // resolveSpec returns the window specification of f: its own, or the
 // named window it refers to, extended.
 func resolveSpec(f *ast.WindowFuncExpr, named []ast.WindowSpec) (ast.WindowSpec, error) {
@@ -152,9 +121,10 @@ func resolveSpec(f *ast.WindowFuncExpr, named []ast.WindowSpec) (ast.WindowSpec,
 }
 
 // buildWindows adds a Sort and a Window per distinct specification over
-// p (whose columns res resolves) and returns the plan and the resolver
-// of the window function calls to their result columns.
-func (q *qbuilder) buildWindows(p Plan, res *schema, funcs []*ast.WindowFuncExpr, named []ast.WindowSpec) (Plan, func(ast.ExprNode) (expr.Expression, bool, error), error) {
+// p (extra resolves the aggregate calls over its columns) and returns the
+// plan and the resolver of the window function calls to their result
+// columns.
+func (q *qbuilder) buildWindows(p Plan, extra func(ast.ExprNode) (expr.Expression, bool, error), funcs []*ast.WindowFuncExpr, named []ast.WindowSpec) (Plan, func(ast.ExprNode) (expr.Expression, bool, error), error) {
 	type group struct {
 		key   string
 		spec  ast.WindowSpec
@@ -187,7 +157,7 @@ func (q *qbuilder) buildWindows(p Plan, res *schema, funcs []*ast.WindowFuncExpr
 	where := map[*ast.WindowFuncExpr]int{}
 	for _, g := range groups {
 		in := p.Schema()
-		s := &schema{cols: in, clause: "window", nodes: res.nodes}
+		s := &schema{cols: in, clause: "window", nodes: extra}
 		w := &Window{Child: p}
 		var sortBy []ByItem
 		if g.spec.PartitionBy != nil {
