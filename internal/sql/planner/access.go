@@ -82,12 +82,7 @@ func accessPath(src TableSource, conds []expr.Expression) (Plan, []expr.Expressi
 // for the primary key; a nil allow accepts all): the index hints.
 func accessPathWith(src TableSource, conds []expr.Expression, allow func(*catalog.IndexInfo) bool) (Plan, []expr.Expression) {
 	ok := func(idx *catalog.IndexInfo) bool { return allow == nil || allow(idx) }
-	var ccs []colCond
-	for _, c := range conds {
-		if cc, ok := matchColCond(c); ok {
-			ccs = append(ccs, cc)
-		}
-	}
+	ccs := colConds(conds)
 	t := src.Table
 	if pk := t.PKHandleColumn(); pk != nil && ok(nil) {
 		if p, rest := handlePath(src, pk.Offset, ccs, conds); p != nil {
@@ -139,15 +134,15 @@ func tablePath(src TableSource, ccs []colCond, conds []expr.Expression) (*TableS
 	return &TableScan{TableSource: src, Full: true}, conds
 }
 
-// tablePathOf is tablePath for conditions not yet matched to columns.
-func tablePathOf(src TableSource, conds []expr.Expression) (*TableScan, []expr.Expression) {
+// colConds returns the conditions of conds that matchColCond recognises.
+func colConds(conds []expr.Expression) []colCond {
 	var ccs []colCond
 	for _, c := range conds {
 		if cc, ok := matchColCond(c); ok {
 			ccs = append(ccs, cc)
 		}
 	}
-	return tablePath(src, ccs, conds)
+	return ccs
 }
 
 // handlePath: an equality or IN list on the int primary key is a

@@ -110,7 +110,7 @@ func (q *qbuilder) physical(n *lnode, conds []expr.Expression) Plan {
 				// of the table (or of a handle range) costs more in row
 				// lookups than a scan.
 				if t := statsOf(q.ctx, il.Table.ID); !t.Pseudo() {
-					if tp, trest := tablePathOf(*n.table, conds); q.estimate(il)*4 > q.estimate(tp) {
+					if tp, trest := tablePath(*n.table, colConds(conds), conds); q.estimate(il)*4 > q.estimate(tp) {
 						p, rest = tp, trest
 					}
 				}
