@@ -34,7 +34,9 @@ type indexLookUp struct {
 }
 
 func (e *indexLookUp) Open(context.Context) error {
-	e.dec = newRowDecoder(e.p.Table)
+	if e.dec.t == nil {
+		e.dec = newRowDecoder(e.p.Table)
+	}
 	e.dec.loc = e.ectx.sessionZone()
 	e.rng = 0
 	e.seen = nil

@@ -23,7 +23,9 @@ type pointGet struct {
 func (e *pointGet) maxRows() int { return max(len(e.p.Handles), len(e.p.IndexValues)) }
 
 func (e *pointGet) Open(context.Context) error {
-	e.dec = newRowDecoder(e.p.Table)
+	if e.dec.t == nil {
+		e.dec = newRowDecoder(e.p.Table)
+	}
 	e.dec.loc = e.ectx.sessionZone()
 	e.done = false
 	return nil

@@ -13,26 +13,29 @@ import (
 type rowDecoder struct {
 	t    *catalog.TableInfo
 	cols []codec.ColInfo
-	// loc: TIMESTAMP columns are shown in this zone (nil: as stored).
+	// ts are the offsets of the TIMESTAMP columns decoded, shown in loc
+	// (nil: as stored).
+	ts  []int
 	loc *time.Location
 }
 
-func newRowDecoder(t *catalog.TableInfo) rowDecoder {
-	return rowDecoder{t: t, cols: t.ColInfos()}
-}
+func newRowDecoder(t *catalog.TableInfo) rowDecoder { return newPrunedDecoder(t, nil) }
 
 // newPrunedDecoder decodes only the columns needed marks (nil: all); the
 // others are NULL.
 func newPrunedDecoder(t *catalog.TableInfo, needed []bool) rowDecoder {
-	d := newRowDecoder(t)
-	if needed == nil {
-		return d
+	d := rowDecoder{t: t, cols: t.ColInfos()}
+	if needed != nil {
+		d.cols = append([]codec.ColInfo(nil), d.cols...)
+		for i := range d.cols {
+			d.cols[i].Skip = i < len(needed) && !needed[i]
+		}
 	}
-	cols := append([]codec.ColInfo(nil), d.cols...)
-	for i := range cols {
-		cols[i].Skip = i < len(needed) && !needed[i]
+	for i, c := range d.cols {
+		if !c.Skip && isTimestamp(c.Ft) {
+			d.ts = append(d.ts, i)
+		}
 	}
-	d.cols = cols
 	return d
 }
 
@@ -42,6 +45,8 @@ func (d *rowDecoder) appendRow(chk *chunk.Chunk, handle int64, value []byte) err
 		return err
 	}
 	chk.AppendInt64(len(d.cols), handle)
-	showRowTS(chk, chk.NumRows()-1, d.t, d.loc)
+	if d.loc != nil {
+		showRowTS(chk, chk.NumRows()-1, d.ts, d.loc)
+	}
 	return nil
 }

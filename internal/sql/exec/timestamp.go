@@ -70,16 +70,10 @@ func (c *Context) rowToStored(t *catalog.TableInfo, row []types.Datum) {
 	}
 }
 
-// showRowTS converts, in place, the TIMESTAMP columns of chunk row i
-// (just decoded from storage) to the session zone.
-func showRowTS(chk *chunk.Chunk, i int, t *catalog.TableInfo, loc *time.Location) {
-	if loc == nil {
-		return
-	}
-	for ci, col := range t.Columns {
-		if !isTimestamp(&col.FieldType) {
-			continue
-		}
+// showRowTS converts, in place, the TIMESTAMP columns ts of chunk row i
+// (just decoded from storage) to the session zone loc.
+func showRowTS(chk *chunk.Chunk, i int, ts []int, loc *time.Location) {
+	for _, ci := range ts {
 		c := chk.Column(ci)
 		if c.IsNull(i) {
 			continue
