@@ -136,34 +136,6 @@ func renameColumnDeps(t *TableInfo, from, to string) error {
 	return nil
 }
 
-// scanTable calls fn for every row of t in txn (rows alias the
-// iterator: fn copies what it keeps).
-func scanTable(ctx context.Context, txn kv.Transaction, t *TableInfo, fn func(handle int64, row []types.Datum) error) error {
-	start, end := t.RecordRange()
-	it, err := txn.Iter(ctx, start, end)
-	if err != nil {
-		return err
-	}
-	defer it.Close()
-	for it.Valid() {
-		_, handle, err := decodeRecordKey(it.Key())
-		if err != nil {
-			return err
-		}
-		row, err := t.DecodeRecord(handle, it.Value())
-		if err != nil {
-			return err
-		}
-		if err := fn(handle, row); err != nil {
-			return err
-		}
-		if err := it.Next(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // validateChecks verifies t's enforced CHECK constraints against every
 // stored row (3819).
 func validateChecks(ctx context.Context, txn kv.Transaction, t *TableInfo, only *CheckInfo) error {
@@ -184,7 +156,7 @@ func validateChecks(ctx context.Context, txn kv.Transaction, t *TableInfo, only 
 	}
 	rc := t.NewRowChunk()
 	ectx := &expr.SimpleContext{}
-	return scanTable(ctx, txn, t, func(_ int64, row []types.Datum) error {
+	return ScanTable(ctx, txn, t, func(_ int64, row []types.Datum) error {
 		return VerifyChecks(ectx, checks, rc.Row(row))
 	})
 }
@@ -270,7 +242,7 @@ func (c *Catalog) addForeignKey(ctx context.Context, env Env, tn *ast.TableName,
 		li, _ := parent.IndexFor(fk.RefCols)
 		refOffs := parent.FKColumnOffsets(fk.RefCols)
 		offs := t.FKColumnOffsets(fk.Cols)
-		return scanTable(ctx, txn, t, func(handle int64, row []types.Datum) error {
+		return ScanTable(ctx, txn, t, func(handle int64, row []types.Datum) error {
 			for _, idx := range newIdx {
 				key, distinct := t.IndexKey(idx, row, handle)
 				if err := txn.Set(key, IndexValue(handle, distinct)); err != nil {
@@ -376,7 +348,7 @@ func backfillGenerated(ctx context.Context, txn kv.Transaction, t *TableInfo, co
 		row    []types.Datum
 	}
 	var rows []rewrite
-	err = scanTable(ctx, txn, t, func(handle int64, row []types.Datum) error {
+	err = ScanTable(ctx, txn, t, func(handle int64, row []types.Datum) error {
 		row = cloneRow(row)
 		if err := FillGenerated(ectx, one, rc, row, convertStrict); err != nil {
 			return err

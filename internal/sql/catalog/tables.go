@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"unicode/utf8"
@@ -199,3 +200,32 @@ func (t *TableInfo) indexPrefix(indexID int64) kv.Key { return codec.IndexPrefix
 func prefixEnd(p kv.Key) kv.Key { return codec.PrefixEnd(p) }
 
 func decodeRecordKey(k kv.Key) (tableID, handle int64, err error) { return codec.DecodeRecordKey(k) }
+
+// ScanTable calls fn for every row of t in snap, in handle order, until
+// fn returns an error (rows alias the iterator: fn copies what it
+// keeps).
+func ScanTable(ctx context.Context, snap kv.Snapshot, t *TableInfo, fn func(handle int64, row []types.Datum) error) error {
+	start, end := t.RecordRange()
+	it, err := snap.Iter(ctx, start, end)
+	if err != nil {
+		return err
+	}
+	defer it.Close()
+	for it.Valid() {
+		_, handle, err := decodeRecordKey(it.Key())
+		if err != nil {
+			return err
+		}
+		row, err := t.DecodeRecord(handle, it.Value())
+		if err != nil {
+			return err
+		}
+		if err := fn(handle, row); err != nil {
+			return err
+		}
+		if err := it.Next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
