@@ -80,6 +80,34 @@ func EvalTime(ctx EvalContext, e Expression, row chunk.Row) (v types.Time, isNul
 	return t, false, nil
 }
 
+// evalArgs evaluates args in order into ds (as long as args); null
+// reports a NULL argument, where evaluation stops: the preamble of the
+// functions that are NULL when any argument is.
+func evalArgs(ctx EvalContext, row chunk.Row, args []Expression, ds []types.Datum) (null bool, err error) {
+	for i, a := range args {
+		d, err := a.Eval(ctx, row)
+		if err != nil || d.IsNull() {
+			return true, err
+		}
+		ds[i] = d
+	}
+	return false, nil
+}
+
+// evalReals is evalArgs for functions of doubles: each argument is
+// converted as it is evaluated, so that conversion warnings come in
+// argument order.
+func evalReals(ctx EvalContext, row chunk.Row, args []Expression, vs []float64) (null bool, err error) {
+	for i, a := range args {
+		d, err := a.Eval(ctx, row)
+		if err != nil || d.IsNull() {
+			return true, err
+		}
+		vs[i] = toFloat(ctx, &d)
+	}
+	return false, nil
+}
+
 // VecExpression is the optional vectorized form of an Expression: it
 // appends its value for every row of chk to out (a column of its Type()).
 // No expression implements it yet; VecEval falls back to Eval per row.

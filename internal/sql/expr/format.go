@@ -36,15 +36,12 @@ var numberLocales = map[string]numberLocale{
 type formatFunc struct{ cls types.EvalType }
 
 func (f *formatFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	d, err := args[0].Eval(ctx, row)
-	if err != nil || d.IsNull() {
+	var ds [2]types.Datum
+	if null, err := evalArgs(ctx, row, args[:2], ds[:]); err != nil || null {
 		return types.NewNullDatum(), err
 	}
-	pd, err := args[1].Eval(ctx, row)
-	if err != nil || pd.IsNull() {
-		return types.NewNullDatum(), err
-	}
-	p := toInt(ctx, &pd)
+	d := &ds[0]
+	p := toInt(ctx, &ds[1])
 	places := int(max(min(p.v, 30), 0))
 	if p.unsigned {
 		places = 30
@@ -66,14 +63,14 @@ func (f *formatFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (ty
 	}
 	var s string
 	if f.cls == types.ETReal {
-		v := toFloat(ctx, &d)
+		v := toFloat(ctx, d)
 		sc := math.Pow10(places)
 		if r := math.RoundToEven(v*sc) / sc; !math.IsInf(v*sc, 0) {
 			v = r
 		}
 		s = strconv.FormatFloat(v, 'f', places, 64)
 	} else {
-		dec := toDecimal(ctx, &d)
+		dec := toDecimal(ctx, d)
 		r := new(types.Decimal)
 		_ = r.Round(dec, places)
 		s = r.StringScale(places)

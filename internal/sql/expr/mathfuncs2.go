@@ -50,12 +50,8 @@ type realFunc struct{ name string }
 
 func (f *realFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	var v [2]float64
-	for i, a := range args {
-		d, err := a.Eval(ctx, row)
-		if err != nil || d.IsNull() {
-			return types.NewNullDatum(), err
-		}
-		v[i] = toFloat(ctx, &d)
+	if null, err := evalReals(ctx, row, args, v[:len(args)]); err != nil || null {
+		return types.NewNullDatum(), err
 	}
 	switch f.name {
 	case "sign":

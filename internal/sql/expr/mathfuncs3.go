@@ -68,15 +68,12 @@ type truncateFunc struct {
 }
 
 func (f *truncateFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	d, err := args[0].Eval(ctx, row)
-	if err != nil || d.IsNull() {
+	var ds [2]types.Datum
+	if null, err := evalArgs(ctx, row, args, ds[:]); err != nil || null {
 		return types.NewNullDatum(), err
 	}
-	pd, err := args[1].Eval(ctx, row)
-	if err != nil || pd.IsNull() {
-		return types.NewNullDatum(), err
-	}
-	pv := toInt(ctx, &pd)
+	d := ds[0]
+	pv := toInt(ctx, &ds[1])
 	places := pv.v
 	if pv.unsigned {
 		places = 1 << 30
@@ -137,12 +134,8 @@ type doubleFunc struct{ name string }
 
 func (f *doubleFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	var v [2]float64
-	for i, a := range args {
-		d, err := a.Eval(ctx, row)
-		if err != nil || d.IsNull() {
-			return types.NewNullDatum(), err
-		}
-		v[i] = toFloat(ctx, &d)
+	if null, err := evalReals(ctx, row, args, v[:len(args)]); err != nil || null {
+		return types.NewNullDatum(), err
 	}
 	x := v[0]
 	invalidLog := func() (types.Datum, error) {

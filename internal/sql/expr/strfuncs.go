@@ -108,12 +108,8 @@ type substringFunc struct{ ft *types.FieldType }
 
 func (f *substringFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	var vals [3]types.Datum
-	for i, a := range args {
-		d, err := a.Eval(ctx, row)
-		if err != nil || d.IsNull() {
-			return types.NewNullDatum(), err
-		}
-		vals[i] = d
+	if null, err := evalArgs(ctx, row, args, vals[:len(args)]); err != nil || null {
+		return types.NewNullDatum(), err
 	}
 	s := toBytes(&vals[0])
 	pos := toInt(ctx, &vals[1])

@@ -15,15 +15,13 @@ import (
 
 // evalStrArgs evaluates all arguments as text; null reports a NULL one.
 func evalStrArgs(ctx EvalContext, row chunk.Row, args []Expression) (vals [][]byte, ds []types.Datum, null bool, err error) {
-	vals = make([][]byte, len(args))
 	ds = make([]types.Datum, len(args))
-	for i, a := range args {
-		d, err := a.Eval(ctx, row)
-		if err != nil || d.IsNull() {
-			return nil, nil, true, err
-		}
-		ds[i] = d
-		vals[i] = toBytes(&d)
+	if null, err := evalArgs(ctx, row, args, ds); err != nil || null {
+		return nil, nil, true, err
+	}
+	vals = make([][]byte, len(args))
+	for i := range ds {
+		vals[i] = toBytes(&ds[i])
 	}
 	return vals, ds, false, nil
 }

@@ -457,21 +457,14 @@ func buildConv(base int64) func(b *builder, c *call) (Expression, error) {
 type convFunc struct{ base int64 }
 
 func (f *convFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	d, err := args[0].Eval(ctx, row)
-	if err != nil || d.IsNull() {
+	var ds [3]types.Datum // n, and from_base and to_base for CONV
+	if null, err := evalArgs(ctx, row, args, ds[:len(args)]); err != nil || null {
 		return types.NewNullDatum(), err
 	}
+	d := ds[0]
 	from, to := int64(10), f.base
 	if f.base == 0 {
-		fd, err := args[1].Eval(ctx, row)
-		if err != nil || fd.IsNull() {
-			return types.NewNullDatum(), err
-		}
-		td, err := args[2].Eval(ctx, row)
-		if err != nil || td.IsNull() {
-			return types.NewNullDatum(), err
-		}
-		from, to = toInt(ctx, &fd).v, toInt(ctx, &td).v
+		from, to = toInt(ctx, &ds[1]).v, toInt(ctx, &ds[2]).v
 	}
 	af, at := abs64(from), abs64(to)
 	if af < 2 || af > 36 || at < 2 || at > 36 {

@@ -239,12 +239,8 @@ type makeTimeFunc struct{}
 
 func (makeTimeFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	var ds [3]types.Datum
-	for i, a := range args {
-		d, err := a.Eval(ctx, row)
-		if err != nil || d.IsNull() {
-			return types.NewNullDatum(), err
-		}
-		ds[i] = d
+	if null, err := evalArgs(ctx, row, args, ds[:]); err != nil || null {
+		return types.NewNullDatum(), err
 	}
 	h, m := toInt(ctx, &ds[0]), toInt(ctx, &ds[1])
 	sec := toDecimal(ctx, &ds[2])
