@@ -80,17 +80,14 @@ func (f *truncateFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (
 	}
 	switch f.cls {
 	case types.ETInt:
-		x := toInt(ctx, &d)
-		if places >= 0 {
+		switch {
+		case places >= 0:
 			return convertTo(ctx, d, f.ft)
-		}
-		if places < -20 {
+		case places <= -20: // 10^20 is beyond 64 bits
 			return convertTo(ctx, types.NewIntDatum(0), f.ft)
 		}
+		x := toInt(ctx, &d)
 		p := uint64(pow10(int(-places)))
-		if -places >= 20 {
-			return convertTo(ctx, types.NewIntDatum(0), f.ft)
-		}
 		if x.unsigned {
 			return types.NewUintDatum(uint64(x.v) / p * p), nil
 		}
@@ -138,41 +135,31 @@ func (f *doubleFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (ty
 		return types.NewNullDatum(), err
 	}
 	x := v[0]
-	invalidLog := func() (types.Datum, error) {
-		ctx.AppendWarning(sqlerr.Newf(3020, "Invalid argument for logarithm"))
-		return types.NewNullDatum(), nil
-	}
 	var r float64
 	switch f.name {
 	case "exp":
 		r = math.Exp(x)
-	case "ln":
-		if x <= 0 {
-			return invalidLog()
-		}
-		r = math.Log(x)
-	case "log":
+	case "ln", "log", "log2", "log10":
+		// LOG(b, x) is the logarithm of x in base b.
+		arg, base := x, 0.0
 		if len(args) == 2 {
-			if x <= 0 || x == 1 || v[1] <= 0 {
-				return invalidLog()
-			}
-			r = math.Log(v[1]) / math.Log(x)
-			break
+			arg, base = v[1], x
 		}
-		if x <= 0 {
-			return invalidLog()
+		if arg <= 0 || (len(args) == 2 && (base <= 0 || base == 1)) {
+			ctx.AppendWarning(sqlerr.Newf(3020, "Invalid argument for logarithm"))
+			return types.NewNullDatum(), nil
 		}
-		r = math.Log(x)
-	case "log2":
-		if x <= 0 {
-			return invalidLog()
+		switch f.name {
+		case "log2":
+			r = math.Log2(arg)
+		case "log10":
+			r = math.Log10(arg)
+		default:
+			r = math.Log(arg)
 		}
-		r = math.Log2(x)
-	case "log10":
-		if x <= 0 {
-			return invalidLog()
+		if len(args) == 2 {
+			r /= math.Log(base)
 		}
-		r = math.Log10(x)
 	case "sin":
 		r = math.Sin(x)
 	case "cos":
@@ -247,31 +234,32 @@ func (f *randFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (type
 	if len(args) == 0 {
 		return types.NewFloat64Datum(rand.Float64()), nil
 	}
-	if k, ok := args[0].(*Constant); !ok {
-		d, err := args[0].Eval(ctx, row)
+	k, isConst := args[0].(*Constant)
+	if !isConst {
+		seed, err := randSeed(ctx, row, args[0])
 		if err != nil {
-			return d, err
-		}
-		var seed int64
-		if !d.IsNull() {
-			seed = toInt(ctx, &d).v
+			return types.NewNullDatum(), err
 		}
 		r := newMySQLRand(seed)
 		return types.NewFloat64Datum(r.next()), nil
-	} else {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		if f.ctx != ctx || !f.start.Equal(ctx.Now()) {
-			d, err := k.Eval(ctx, row)
-			if err != nil {
-				return d, err
-			}
-			var seed int64
-			if !d.IsNull() {
-				seed = toInt(ctx, &d).v
-			}
-			f.ctx, f.start, f.st = ctx, ctx.Now(), newMySQLRand(seed)
-		}
-		return types.NewFloat64Datum(f.st.next()), nil
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ctx != ctx || !f.start.Equal(ctx.Now()) {
+		seed, err := randSeed(ctx, row, k)
+		if err != nil {
+			return types.NewNullDatum(), err
+		}
+		f.ctx, f.start, f.st = ctx, ctx.Now(), newMySQLRand(seed)
+	}
+	return types.NewFloat64Datum(f.st.next()), nil
+}
+
+// randSeed evaluates RAND's seed (NULL is 0).
+func randSeed(ctx EvalContext, row chunk.Row, e Expression) (int64, error) {
+	d, err := e.Eval(ctx, row)
+	if err != nil || d.IsNull() {
+		return 0, err
+	}
+	return toInt(ctx, &d).v, nil
 }
