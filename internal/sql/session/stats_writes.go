@@ -35,10 +35,7 @@ func (s *Session) noteWrite(p planner.Plan, affected uint64) {
 	if s.txnStats == nil {
 		s.txnStats = map[int64]statistics.Delta{}
 	}
-	p0 := s.txnStats[id]
-	p0.Count += d.Count
-	p0.Modify += d.Modify
-	s.txnStats[id] = p0
+	s.txnStats[id] = s.txnStats[id].Add(d)
 }
 
 // endTxnStats hands the explicit transaction's counts to the statistics

@@ -73,12 +73,17 @@ func (h *Handle) Table(id int64) *Table {
 	if !ok {
 		return t
 	}
+	return withDelta(id, t, d)
+}
+
+// withDelta returns a copy of t, table id's statistics (nil: none yet),
+// with d counted.
+func withDelta(id int64, t *Table, d Delta) *Table {
 	c := &Table{ID: id}
 	if t != nil {
 		*c = *t
 	}
-	c.Meta.Delta += d.Count
-	c.Meta.ModifyCount += d.Modify
+	c.Meta = c.Meta.withDelta(d)
 	return c
 }
 
@@ -89,10 +94,7 @@ func (h *Handle) Update(id int64, d Delta) {
 		return
 	}
 	h.mu.Lock()
-	p := h.mu.pending[id]
-	p.Count += d.Count
-	p.Modify += d.Modify
-	h.mu.pending[id] = p
+	h.mu.pending[id] = h.mu.pending[id].Add(d)
 	h.mu.Unlock()
 }
 
@@ -115,19 +117,11 @@ func (h *Handle) Flush(ctx context.Context) error {
 	}
 	next := maps.Clone(*h.cache.Load())
 	for id, d := range deltas {
-		t := &Table{ID: id}
-		if old := next[id]; old != nil {
-			*t = *old
-		}
-		t.Meta.Delta += d.Count
-		t.Meta.ModifyCount += d.Modify
-		next[id] = t
+		next[id] = withDelta(id, next[id], d)
 	}
 	h.mu.Lock()
 	for id, d := range deltas {
-		p := h.mu.pending[id]
-		p.Count -= d.Count
-		p.Modify -= d.Modify
+		p := h.mu.pending[id].Add(Delta{Count: -d.Count, Modify: -d.Modify})
 		if p == (Delta{}) {
 			delete(h.mu.pending, id)
 		} else {

@@ -166,6 +166,18 @@ type Delta struct {
 	Modify int64
 }
 
+// Add returns d and o summed.
+func (d Delta) Add(o Delta) Delta {
+	return Delta{Count: d.Count + o.Count, Modify: d.Modify + o.Modify}
+}
+
+// withDelta returns m with d counted.
+func (m Meta) withDelta(d Delta) Meta {
+	m.Delta += d.Count
+	m.ModifyCount += d.Modify
+	return m
+}
+
 // addDeltas adds deltas to the tables' Metas in txn.
 func addDeltas(ctx context.Context, txn kv.Transaction, deltas map[int64]Delta) error {
 	for id, d := range deltas {
@@ -173,9 +185,7 @@ func addDeltas(ctx context.Context, txn kv.Transaction, deltas map[int64]Delta) 
 		if err != nil {
 			return err
 		}
-		m.Delta += d.Count
-		m.ModifyCount += d.Modify
-		if err := writeMeta(txn, id, m); err != nil {
+		if err := writeMeta(txn, id, m.withDelta(d)); err != nil {
 			return err
 		}
 	}
