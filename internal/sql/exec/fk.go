@@ -170,21 +170,41 @@ func (f *fkState) checkChild(ctx context.Context, t *catalog.TableInfo, old, row
 	return nil
 }
 
-// children returns the handles of the rows of ref's child table that
-// reference vals.
-func (f *fkState) children(ctx context.Context, ref catalog.FKRef, vals []types.Datum) ([]int64, []int, error) {
+// eachChild calls fn for every row of ref's child table that references
+// vals (t's row under handle excepted: a row that is its own parent),
+// with the child's key column offsets.
+func (f *fkState) eachChild(ctx context.Context, t *catalog.TableInfo, handle int64, ref catalog.FKRef, vals []types.Datum,
+	fn func(h int64, crow []types.Datum, offs []int) error) error {
 	child := ref.Child
 	offs := child.FKColumnOffsets(ref.FK.Cols)
 	li, ok := child.IndexFor(ref.FK.Cols)
 	if !ok {
-		return nil, offs, nil
+		return nil
 	}
 	var hs []int64
 	err := child.ScanRows(ctx, f.ectx.Txn, li, offs, vals, func(h int64) (bool, error) {
 		hs = append(hs, h)
 		return true, nil
 	})
-	return hs, offs, err
+	if err != nil {
+		return err
+	}
+	for _, h := range hs {
+		if child.ID == t.ID && h == handle {
+			continue
+		}
+		crow, ok, err := readRow(ctx, f.ectx.Txn, child, h)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if err := fn(h, crow, offs); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // onDelete applies the foreign keys referencing t to the children of
@@ -199,21 +219,7 @@ func (f *fkState) onDelete(ctx context.Context, t *catalog.TableInfo, handle int
 		if !ok {
 			continue
 		}
-		hs, offs, err := f.children(ctx, ref, vals)
-		if err != nil {
-			return err
-		}
-		for _, h := range hs {
-			if ref.Child.ID == t.ID && h == handle {
-				continue
-			}
-			crow, ok, err := readRow(ctx, f.ectx.Txn, ref.Child, h)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
+		err := f.eachChild(ctx, t, handle, ref, vals, func(h int64, crow []types.Datum, offs []int) error {
 			switch ref.FK.OnDelete {
 			case catalog.FKCascade:
 				if depth+1 > catalog.MaxFKDepth {
@@ -222,20 +228,18 @@ func (f *fkState) onDelete(ctx context.Context, t *catalog.TableInfo, handle int
 				if err := f.onDelete(ctx, ref.Child, h, crow, depth+1); err != nil {
 					return err
 				}
-				if err := removeRow(f.ectx.Txn, ref.Child, h, crow); err != nil {
-					return err
-				}
+				return removeRow(f.ectx.Txn, ref.Child, h, crow)
 			case catalog.FKSetNull:
 				upd := append([]types.Datum(nil), crow...)
 				for _, off := range offs {
 					upd[off] = types.NewNullDatum()
 				}
-				if err := f.updateChild(ctx, ref.Child, h, crow, upd, depth+1); err != nil {
-					return err
-				}
-			default:
-				return catalog.RowIsReferencedError(ref.ChildDB, ref.Child, ref.FK)
+				return f.updateChild(ctx, ref.Child, h, crow, upd, depth+1)
 			}
+			return catalog.RowIsReferencedError(ref.ChildDB, ref.Child, ref.FK)
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -256,21 +260,7 @@ func (f *fkState) onUpdate(ctx context.Context, t *catalog.TableInfo, handle int
 		if !ok {
 			continue
 		}
-		hs, offs, err := f.children(ctx, ref, vals)
-		if err != nil {
-			return err
-		}
-		for _, h := range hs {
-			if ref.Child.ID == t.ID && h == handle {
-				continue
-			}
-			crow, ok, err := readRow(ctx, f.ectx.Txn, ref.Child, h)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
+		err := f.eachChild(ctx, t, handle, ref, vals, func(h int64, crow []types.Datum, offs []int) error {
 			upd := append([]types.Datum(nil), crow...)
 			switch ref.FK.OnUpdate {
 			case catalog.FKCascade:
@@ -284,9 +274,10 @@ func (f *fkState) onUpdate(ctx context.Context, t *catalog.TableInfo, handle int
 			default:
 				return catalog.RowIsReferencedError(ref.ChildDB, ref.Child, ref.FK)
 			}
-			if err := f.updateChild(ctx, ref.Child, h, crow, upd, depth+1); err != nil {
-				return err
-			}
+			return f.updateChild(ctx, ref.Child, h, crow, upd, depth+1)
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
