@@ -38,12 +38,10 @@ func markCovering(p Plan, needed []bool) {
 		needed[x.Handle] = true
 		markCovering(x.Child, needed)
 	case *Agg:
-		cn := len(x.Child.Schema())
-		child := make([]bool, cn)
-		copy(child, needed[:cn])
-		child = usedBy(cn, child, x.GroupBy...)
+		// Its outputs start with the child's columns.
+		child := usedBy(len(x.Child.Schema()), needed, x.GroupBy...)
 		for _, f := range x.Funcs {
-			child = usedBy(cn, child, f.Args...)
+			markUsed(child, f.Args...)
 		}
 		markCovering(x.Child, child)
 	case *IndexLookUp:
@@ -56,13 +54,11 @@ func markCovering(p Plan, needed []bool) {
 	case *Apply:
 		markJoin(&x.Join, needed, x.Corr)
 	case *Window:
-		cn := len(x.Child.Schema())
-		child := make([]bool, cn)
-		copy(child, needed[:cn])
-		child = usedBy(cn, child, x.PartitionBy...)
-		child = usedBy(cn, child, byExprs(x.OrderBy)...)
+		// As Agg's.
+		child := usedBy(len(x.Child.Schema()), needed, x.PartitionBy...)
+		markUsed(child, byExprs(x.OrderBy)...)
 		for _, f := range x.Funcs {
-			child = usedBy(cn, child, f.Args...)
+			markUsed(child, f.Args...)
 		}
 		markCovering(x.Child, child)
 	case *MaxOneRow:
@@ -88,8 +84,8 @@ func markJoin(j *Join, needed []bool, corr []CorrBinding) {
 	} else {
 		copy(left, needed[:min(nl, len(needed))])
 	}
-	left = usedBy(nl, left, j.EqLeft...)
-	right = usedBy(nr, right, j.EqRight...)
+	markUsed(left, j.EqLeft...)
+	markUsed(right, j.EqRight...)
 	for _, e := range append(append([]expr.Expression(nil), j.Other...), j.Cmp...) {
 		for _, c := range expr.ExtractColumns(e) {
 			if c.Index < nl {
@@ -110,18 +106,24 @@ func markJoin(j *Join, needed []bool, corr []CorrBinding) {
 	markCovering(j.Right, right)
 }
 
-// usedBy adds the columns es read to base (a fresh set of n when nil).
+// usedBy returns a set of n columns: the first n of base (none when nil)
+// and the columns es read.
 func usedBy(n int, base []bool, es ...expr.Expression) []bool {
 	out := make([]bool, n)
 	copy(out, base)
+	markUsed(out, es...)
+	return out
+}
+
+// markUsed adds to set the columns es read (those it has).
+func markUsed(set []bool, es ...expr.Expression) {
 	for _, e := range es {
 		for _, c := range expr.ExtractColumns(e) {
-			if c.Index < n {
-				out[c.Index] = true
+			if c.Index < len(set) {
+				set[c.Index] = true
 			}
 		}
 	}
-	return out
 }
 
 func byExprs(by []ByItem) []expr.Expression {
