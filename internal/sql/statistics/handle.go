@@ -270,8 +270,9 @@ const autoRetryAfter = time.Minute
 
 // AutoAnalyze starts, in the background, the ANALYZE of the first of
 // tables that NeedsAnalyze, unless one is already running on this
-// server; done (may be nil) is called with its outcome. It never blocks
-// on the ANALYZE and reports whether one started.
+// server; done (may be nil) is called with its outcome, when the next
+// automatic ANALYZE may start. It never blocks on the ANALYZE and
+// reports whether one started.
 func (h *Handle) AutoAnalyze(ctx context.Context, tables []*catalog.TableInfo, ratio float64, done func(*catalog.TableInfo, error)) bool {
 	if h.autoRunning.Load() {
 		return false
@@ -284,7 +285,6 @@ func (h *Handle) AutoAnalyze(ctx context.Context, tables []*catalog.TableInfo, r
 			return false
 		}
 		go func() {
-			defer h.autoRunning.Store(false)
 			_, err := h.AnalyzeTable(ctx, tbl, DefaultOptions())
 			h.mu.Lock()
 			if err != nil {
@@ -293,6 +293,8 @@ func (h *Handle) AutoAnalyze(ctx context.Context, tables []*catalog.TableInfo, r
 				delete(h.mu.failedAt, tbl.ID)
 			}
 			h.mu.Unlock()
+			// Before done: once told, a caller may start the next one.
+			h.autoRunning.Store(false)
 			if done != nil {
 				done(tbl, err)
 			}
