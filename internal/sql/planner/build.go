@@ -27,14 +27,9 @@ func Build(ctx Context, stmt ast.StmtNode) (Plan, error) {
 		}
 		ex := &Explain{Target: target, Analyze: st.Analyze, est: map[Plan]float64{}}
 		q := &qbuilder{ctx: ctx}
-		var walk func(Plan)
-		walk = func(p Plan) {
+		for _, p := range explainNodes(target) {
 			ex.est[p] = q.estimate(p)
-			for _, c := range p.Children() {
-				walk(c)
-			}
 		}
-		walk(target)
 		return ex, nil
 	}
 	return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "this statement")

@@ -24,16 +24,11 @@ func TestScansReadOnlyNeededColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var scans []*TableScan
-	var walk func(Plan)
-	walk = func(p Plan) {
-		if s, ok := p.(*TableScan); ok {
+	for _, n := range explainNodes(p) {
+		if s, ok := n.(*TableScan); ok {
 			scans = append(scans, s)
 		}
-		for _, c := range p.Children() {
-			walk(c)
-		}
 	}
-	walk(p)
 	if len(scans) != 2 {
 		t.Fatalf("%d table scans in\n%v", len(scans), ExplainRows(p))
 	}
