@@ -86,6 +86,13 @@ func (t Time) Compare(o Time) int {
 	return 0
 }
 
+// Date returns t's date: a DATE, its time of day cleared.
+func (t Time) Date() Time {
+	t.Hour, t.Minute, t.Second, t.Microsecond = 0, 0, 0, 0
+	t.Type, t.Fsp = mysql.TypeDate, 0
+	return t
+}
+
 // String formats t per its Type and Fsp: 'YYYY-MM-DD' for DATE,
 // 'YYYY-MM-DD HH:MM:SS[.ffffff]' (Fsp digits) otherwise.
 func (t Time) String() string {

@@ -187,16 +187,9 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 	case "mod":
 		return b.binaryFunc(FnMod, args[0], args[1])
 	case "now":
-		fsp := 0
-		if len(args) == 1 {
-			c, ok := args[0].(*Constant)
-			if !ok || c.IsParam() {
-				return nil, sqlerr.New(mysql.ErrWrongArguments, "NOW")
-			}
-			fsp = int(toInt(nil, &c.Value).v)
-			if fsp < 0 || fsp > types.MaxFsp {
-				return nil, sqlerr.New(mysql.ErrTooBigPrecision, fsp, "now", types.MaxFsp)
-			}
+		fsp, err := clockFspArg(name, args)
+		if err != nil {
+			return nil, err
 		}
 		ft := types.NewFieldType(mysql.TypeDatetime)
 		ft.Decimal = fsp

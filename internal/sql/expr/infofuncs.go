@@ -3,7 +3,6 @@ package expr
 import (
 	"strconv"
 
-	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/types"
 )
@@ -22,25 +21,9 @@ func (f *ctxFunc) volatile() bool { return f.name != "version" }
 func (f *ctxFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	switch f.name {
 	case "now":
-		now := ctx.Now()
-		if loc := ctx.Location(); loc != nil {
-			now = now.In(loc)
-		}
-		// MySQL truncates the clock to the fsp (NOW() never rounds up
-		// into the next second).
-		t := types.FromGoTime(now, mysql.TypeDatetime, types.MaxFsp)
-		unit := uint32(pow10(types.MaxFsp - int(f.ft.Fsp())))
-		t.Microsecond = t.Microsecond / unit * unit
-		t.Fsp = f.ft.Fsp()
-		return types.NewTimeDatum(t), nil
+		return types.NewTimeDatum(clockTime(ctx, false, false, f.ft.Fsp())), nil
 	case "curdate":
-		now := ctx.Now()
-		if loc := ctx.Location(); loc != nil {
-			now = now.In(loc)
-		}
-		t := types.FromGoTime(now, mysql.TypeDate, types.MaxFsp)
-		t.Hour, t.Minute, t.Second, t.Microsecond, t.Fsp = 0, 0, 0, 0, 0
-		return types.NewTimeDatum(t), nil
+		return types.NewTimeDatum(clockTime(ctx, false, false, 0).Date()), nil
 	case "database":
 		db := ctx.CurrentDB()
 		if db == "" {

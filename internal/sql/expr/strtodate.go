@@ -94,10 +94,10 @@ func (f *strToDateFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) 
 	if int(t.Day) > types.DaysInMonth(int(t.Year), int(t.Month)) && t.Month != 0 {
 		return warn()
 	}
-	t.Type, t.Fsp = ft.Tp, int8(max(ft.Decimal, 0))
-	if t.Type == mysql.TypeDate {
-		t.Hour, t.Minute, t.Second, t.Microsecond = 0, 0, 0, 0
+	if ft.Tp == mysql.TypeDate {
+		return types.NewTimeDatum(t.Date()), nil
 	}
+	t.Type, t.Fsp = ft.Tp, int8(max(ft.Decimal, 0))
 	return types.NewTimeDatum(t), nil
 }
 

@@ -43,9 +43,7 @@ func (f *timePartFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (
 	}
 	switch f.part {
 	case "date":
-		t.Hour, t.Minute, t.Second, t.Microsecond = 0, 0, 0, 0
-		t.Type, t.Fsp = mysql.TypeDate, 0
-		return types.NewTimeDatum(t), nil
+		return types.NewTimeDatum(t.Date()), nil
 	case "year":
 		return types.NewIntDatum(int64(t.Year)), nil
 	case "month":

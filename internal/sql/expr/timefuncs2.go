@@ -149,8 +149,7 @@ func (f *datePartFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (
 		return types.NewIntDatum(daynr), nil
 	}
 	t.Day = uint8(types.DaysInMonth(int(t.Year), int(t.Month)))
-	t.Hour, t.Minute, t.Second, t.Microsecond, t.Type, t.Fsp = 0, 0, 0, 0, mysql.TypeDate, 0
-	return types.NewTimeDatum(t), nil
+	return types.NewTimeDatum(t.Date()), nil
 }
 
 // weekFunc is WEEK(d[, mode]) and YEARWEEK(d[, mode]); the default mode
@@ -450,19 +449,29 @@ func parseTimeZone(s string) *time.Location {
 	return loc
 }
 
+// clockFspArg reads the optional fsp argument of NOW, CURTIME, SYSDATE,
+// UTC_TIME and UTC_TIMESTAMP: a constant 0..6.
+func clockFspArg(name string, args []Expression) (int, error) {
+	if len(args) == 0 {
+		return 0, nil
+	}
+	k, ok := args[0].(*Constant)
+	if !ok || k.IsParam() {
+		return 0, sqlerr.New(mysql.ErrWrongArguments, strings.ToUpper(name))
+	}
+	fsp := int(toInt(nil, &k.Value).v)
+	if fsp < 0 || fsp > types.MaxFsp {
+		return 0, sqlerr.New(mysql.ErrTooBigPrecision, fsp, name, types.MaxFsp)
+	}
+	return fsp, nil
+}
+
 // buildClockFunc builds CURTIME, UTC_TIME, UTC_TIMESTAMP, UTC_DATE and
 // SYSDATE with their optional fsp.
 func buildClockFunc(b *builder, c *call) (Expression, error) {
-	fsp := 0
-	if len(c.args) == 1 {
-		k, ok := c.args[0].(*Constant)
-		if !ok || k.IsParam() {
-			return nil, sqlerr.New(mysql.ErrWrongArguments, strings.ToUpper(c.name))
-		}
-		fsp = int(toInt(nil, &k.Value).v)
-		if fsp < 0 || fsp > types.MaxFsp {
-			return nil, sqlerr.New(mysql.ErrTooBigPrecision, fsp, c.name, types.MaxFsp)
-		}
+	fsp, err := clockFspArg(c.name, c.args)
+	if err != nil {
+		return nil, err
 	}
 	var ft *types.FieldType
 	switch c.name {
@@ -487,29 +496,36 @@ type clockFunc struct {
 func (*clockFunc) volatile() bool { return true }
 
 func (f *clockFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	now := ctx.Now()
-	if f.name == "sysdate" {
-		now = time.Now()
-	}
-	if loc := ctx.Location(); loc != nil && !strings.HasPrefix(f.name, "utc") {
-		now = now.In(loc)
-	} else if strings.HasPrefix(f.name, "utc") {
-		now = now.UTC()
-	}
 	fsp := int8(max(f.ft.Decimal, 0))
-	t := types.FromGoTime(now, mysql.TypeDatetime, types.MaxFsp)
-	t.Microsecond = t.Microsecond / uint32(pow10(6-int(fsp))) * uint32(pow10(6-int(fsp)))
+	t := clockTime(ctx, f.name == "sysdate", strings.HasPrefix(f.name, "utc"), fsp)
 	switch f.ft.Tp {
 	case mysql.TypeDuration:
 		c := clockOfTime(t)
 		return types.NewDurationDatum(c.duration(fsp)), nil
 	case mysql.TypeDate:
-		t.Hour, t.Minute, t.Second, t.Microsecond = 0, 0, 0, 0
-		t.Type, t.Fsp = mysql.TypeDate, 0
-		return types.NewTimeDatum(t), nil
+		return types.NewTimeDatum(t.Date()), nil
 	}
-	t.Fsp = fsp
 	return types.NewTimeDatum(t), nil
+}
+
+// clockTime is the statement's time (the current time for SYSDATE) in
+// the session time zone, or in UTC, as a DATETIME truncated to fsp digits
+// (MySQL's clock never rounds up into the next second).
+func clockTime(ctx EvalContext, sysdate, utc bool, fsp int8) types.Time {
+	now := ctx.Now()
+	if sysdate {
+		now = time.Now()
+	}
+	if utc {
+		now = now.UTC()
+	} else if loc := ctx.Location(); loc != nil {
+		now = now.In(loc)
+	}
+	t := types.FromGoTime(now, mysql.TypeDatetime, types.MaxFsp)
+	unit := uint32(pow10(types.MaxFsp - int(fsp)))
+	t.Microsecond = t.Microsecond / unit * unit
+	t.Fsp = fsp
+	return t
 }
 
 func pow10(n int) int64 {

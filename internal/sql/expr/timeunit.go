@@ -169,10 +169,10 @@ func (f *dateAddFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (t
 		}
 		return strResult([]byte(r.String()), f.ft), nil
 	}
-	r.Type, r.Fsp = f.ft.Tp, int8(max(f.ft.Decimal, 0))
-	if r.Type == mysql.TypeDate {
-		r.Hour, r.Minute, r.Second, r.Microsecond = 0, 0, 0, 0
+	if f.ft.Tp == mysql.TypeDate {
+		return types.NewTimeDatum(r.Date()), nil
 	}
+	r.Type, r.Fsp = f.ft.Tp, int8(max(f.ft.Decimal, 0))
 	return types.NewTimeDatum(r), nil
 }
 
