@@ -1,10 +1,12 @@
 package sqlnode
 
 import (
+	"context"
 	"database/sql"
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,4 +46,45 @@ func (n *sqlNode) db(params string) *sql.DB {
 	}
 	n.t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// querier is a *sql.DB or a *sql.Conn.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// firstColumn returns the first column of q's rows (NULL as "").
+func firstColumn(t *testing.T, db querier, q string) []string {
+	t.Helper()
+	rows, err := db.QueryContext(t.Context(), q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first sql.NullString
+	vals := []any{&first}
+	for range cols[1:] {
+		vals = append(vals, new(sql.RawBytes))
+	}
+	var out []string
+	for rows.Next() {
+		if err := rows.Scan(vals...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		out = append(out, first.String)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return out
+}
+
+// column returns the first column of q's rows, comma-separated.
+func column(t *testing.T, db querier, q string) string {
+	t.Helper()
+	return strings.Join(firstColumn(t, db, q), ",")
 }

@@ -1,39 +1,11 @@
 package sqlnode
 
 import (
-	"database/sql"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
-
-// column returns the first column of q's rows, comma-separated.
-func column(t *testing.T, db *sql.DB, q string) string {
-	t.Helper()
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	vals := make([]any, len(cols))
-	var first sql.NullString
-	vals[0] = &first
-	for i := 1; i < len(vals); i++ {
-		vals[i] = new(sql.RawBytes)
-	}
-	var out []string
-	for rows.Next() {
-		if err := rows.Scan(vals...); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, first.String)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(out, ",")
-}
 
 // TestInfoSchemaPrivileges: information_schema and SHOW list only what
 // the user holds some privilege on, as in MySQL.
@@ -58,7 +30,7 @@ func TestInfoSchemaPrivileges(t *testing.T) {
 			t.Errorf("user without grants: %s = %q, want no rows", q, got)
 		}
 	}
-	if got := column(t, nog, "SHOW DATABASES"); strings.Contains(got, "d,") || !strings.Contains(got, "information_schema") {
+	if got := firstColumn(t, nog, "SHOW DATABASES"); slices.Contains(got, "d") || slices.Contains(got, "e") || !slices.Contains(got, "information_schema") {
 		t.Errorf("SHOW DATABASES without grants: %s", got)
 	}
 	_, err := nog.Exec("SHOW COLUMNS FROM t FROM d")

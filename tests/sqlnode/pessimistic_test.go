@@ -52,20 +52,7 @@ func (c *conn) one(q string) string {
 // column returns the first column of q's rows, comma-separated.
 func (c *conn) column(q string) string {
 	c.t.Helper()
-	rows, err := c.c.QueryContext(context.Background(), q)
-	if err != nil {
-		c.t.Fatalf("%s: %v", q, err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			c.t.Fatal(err)
-		}
-		out = append(out, v)
-	}
-	return strings.Join(out, ",")
+	return column(c.t, c.c, q)
 }
 
 // blocked runs q on c from a goroutine and returns the channel of its

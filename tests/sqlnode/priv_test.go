@@ -59,22 +59,10 @@ func mustExec(t *testing.T, db interface {
 	}
 }
 
+// showGrants returns the lines of a SHOW GRANTS statement q.
 func showGrants(t *testing.T, db *sql.DB, q string) string {
 	t.Helper()
-	rows, err := db.Query(q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	defer rows.Close()
-	var lines []string
-	for rows.Next() {
-		var l string
-		if err := rows.Scan(&l); err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, l)
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(firstColumn(t, db, q), "\n")
 }
 
 // TestPrivileges drives accounts and privileges through a real server:
@@ -129,14 +117,14 @@ func TestPrivileges(t *testing.T) {
 		1044, "to database 'pdb'")
 	err = conn.QueryRowContext(ctx, "SELECT v FROM pdb.t WHERE id = 1").Scan(&v)
 	wantErr(t, "SELECT without privileges", err, 1142, "SELECT command denied to user 'alice'@'127.0.0.1' for table 't'")
-	if dbs := showDatabases(t, conn); strings.Contains(dbs, "pdb") {
+	if dbs := column(t, conn, "SHOW DATABASES"); strings.Contains(dbs, "pdb") {
 		t.Errorf("SHOW DATABASES without privileges on pdb lists it: %s", dbs)
 	}
 
 	// GRANT SELECT ON pdb.*: the open session reads at once, still cannot write.
 	mustExec(t, root, "GRANT SELECT ON pdb.* TO 'alice'@'%'")
 	mustExec(t, conn, "USE pdb")
-	if dbs := showDatabases(t, conn); !strings.Contains(dbs, "pdb") {
+	if dbs := column(t, conn, "SHOW DATABASES"); !strings.Contains(dbs, "pdb") {
 		t.Errorf("SHOW DATABASES after GRANT lacks pdb: %s", dbs)
 	}
 	if err := n.dbAsIn("alice", "secret", "pdb").PingContext(ctx); err != nil {
@@ -333,23 +321,4 @@ func eventually(t *testing.T, what string, f func() error) {
 		}
 		<-tick.C
 	}
-}
-
-// showDatabases returns SHOW DATABASES's names, comma-separated.
-func showDatabases(t *testing.T, conn *sql.Conn) string {
-	t.Helper()
-	rows, err := conn.QueryContext(t.Context(), "SHOW DATABASES")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, n)
-	}
-	return strings.Join(names, ",")
 }
