@@ -6,53 +6,75 @@ import (
 	"testing"
 )
 
+// explainOp is one operator of EXPLAIN ANALYZE's output.
+type explainOp struct {
+	id      string // without the tree drawing: HashJoin_5
+	op      string // id without its number: HashJoin
+	actRows string
+	obj     string // access object
+	info    string // execution info
+	memory  string
+	disk    string
+}
+
+// explainAnalyze runs EXPLAIN ANALYZE q and returns its operators, after
+// checking its columns.
+func explainAnalyze(t *testing.T, db querier, q string) []explainOp {
+	t.Helper()
+	rows, err := db.QueryContext(t.Context(), "EXPLAIN ANALYZE "+q)
+	if err != nil {
+		t.Fatalf("EXPLAIN ANALYZE %s: %v", q, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(cols, ",") != "id,estRows,actRows,task,access object,execution info,operator info,memory,disk" {
+		t.Fatalf("EXPLAIN ANALYZE columns %v", cols)
+	}
+	var ops []explainOp
+	for rows.Next() {
+		var o explainOp
+		var est, task, opInfo string
+		if err := rows.Scan(&o.id, &est, &o.actRows, &task, &o.obj, &o.info, &opInfo, &o.memory, &o.disk); err != nil {
+			t.Fatal(err)
+		}
+		o.id = strings.TrimLeft(o.id, "└─├│ ")
+		o.op = o.id[:strings.LastIndex(o.id, "_")]
+		ops = append(ops, o)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("EXPLAIN ANALYZE %s: %v", q, err)
+	}
+	return ops
+}
+
 // EXPLAIN ANALYZE runs the query and reports, per operator, the rows it
 // returned and its execution info; materializing operators report
 // memory.
 func TestExplainAnalyze(t *testing.T) {
 	n := startServer(t)
 	db := n.db("")
-	for _, q := range []string{
+	mustExec(t, db,
 		"CREATE DATABASE d",
 		"CREATE TABLE d.a (id INT PRIMARY KEY, g INT)",
 		"CREATE TABLE d.b (id INT PRIMARY KEY, aid INT)",
 		"INSERT INTO d.a VALUES (1, 1), (2, 1), (3, 2), (4, 3), (5, 3)",
 		"INSERT INTO d.b VALUES (1, 1), (2, 1), (3, 4), (4, 9)",
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	rows, err := db.Query("EXPLAIN ANALYZE SELECT /*+ HASH_JOIN(a) */ a.g, COUNT(*) FROM d.b JOIN d.a ON a.id = b.aid GROUP BY a.g")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	if strings.Join(cols, ",") != "id,estRows,actRows,task,access object,execution info,operator info,memory,disk" {
-		t.Fatalf("columns %v", cols)
-	}
+	)
 	act := map[string]int{}
 	mem := map[string]string{}
-	for rows.Next() {
-		var id, est, actRows, task, obj, info, opInfo, memory, disk string
-		if err := rows.Scan(&id, &est, &actRows, &task, &obj, &info, &opInfo, &memory, &disk); err != nil {
-			t.Fatal(err)
-		}
-		name := strings.TrimLeft(id, "└─├│ ")
-		name = name[:strings.LastIndex(name, "_")]
-		v, err := strconv.Atoi(actRows)
+	for _, o := range explainAnalyze(t, db, "SELECT /*+ HASH_JOIN(a) */ a.g, COUNT(*) FROM d.b JOIN d.a ON a.id = b.aid GROUP BY a.g") {
+		v, err := strconv.Atoi(o.actRows)
 		if err != nil {
-			t.Fatalf("%s: actRows %q", id, actRows)
+			t.Fatalf("%s: actRows %q", o.id, o.actRows)
 		}
-		act[name+":"+obj] = v
-		mem[name] = memory
-		if !strings.Contains(info, "loops:") || !strings.Contains(info, "time:") {
-			t.Fatalf("%s: execution info %q", id, info)
+		act[o.op+":"+o.obj] = v
+		mem[o.op] = o.memory
+		if !strings.Contains(o.info, "loops:") || !strings.Contains(o.info, "time:") {
+			t.Fatalf("%s: execution info %q", o.id, o.info)
 		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
 	}
 	// b has 4 rows, a 5; 3 of b's rows find a partner (aid 1, 1, 4);
 	// groups: g=1 (2 rows), g=3 (1 row).

@@ -29,23 +29,17 @@ func TestSpillUnderQuota(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	exec := func(q string) {
-		t.Helper()
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
 	start := time.Now()
-	exec("CREATE DATABASE d")
-	exec("USE d")
-	exec("CREATE TABLE n (n INT PRIMARY KEY)")
-	exec("INSERT INTO n VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9)")
+	mustExec(t, conn, "CREATE DATABASE d")
+	mustExec(t, conn, "USE d")
+	mustExec(t, conn, "CREATE TABLE n (n INT PRIMARY KEY)")
+	mustExec(t, conn, "INSERT INTO n VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9)")
 	// k is a permutation of id (7919 is prime to 10^6), so GROUP BY k
 	// has 1M groups and a.k = b.k matches each row once; pad makes a row
 	// about 80 bytes in memory, so each operator needs well over 64 MiB.
-	exec("CREATE TABLE t (id INT PRIMARY KEY, k INT, pad VARCHAR(64))")
+	mustExec(t, conn, "CREATE TABLE t (id INT PRIMARY KEY, k INT, pad VARCHAR(64))")
 	for chunk := 0; chunk < 10; chunk++ {
-		exec(fmt.Sprintf(`INSERT INTO t SELECT id, (id * 7919) %% %d, CONCAT('row-', id, '-', REPEAT('x', 40))
+		mustExec(t, conn, fmt.Sprintf(`INSERT INTO t SELECT id, (id * 7919) %% %d, CONCAT('row-', id, '-', REPEAT('x', 40))
 			FROM (SELECT %d + a.n + 10*b.n + 100*c.n + 1000*e.n + 10000*f.n AS id
 			      FROM n a, n b, n c, n e, n f) s`, spillRows, chunk*100000))
 	}
@@ -62,8 +56,8 @@ func TestSpillUnderQuota(t *testing.T) {
 	}
 	defer conn.Close()
 	t.Logf("restarted: RSS %d MiB", vmHWM(t, n.proc.Pid())>>20)
-	exec("USE d")
-	exec("SET tidb_mem_quota_query = 67108864")
+	mustExec(t, conn, "USE d")
+	mustExec(t, conn, "SET tidb_mem_quota_query = 67108864")
 
 	// ORDER BY over every row, read to the end: in order, all there.
 	start = time.Now()
@@ -144,28 +138,16 @@ func TestSpillUnderQuota(t *testing.T) {
 func explainSpills(t *testing.T, conn *sql.Conn, q, op string) {
 	t.Helper()
 	start := time.Now()
-	rows, err := conn.QueryContext(context.Background(), "EXPLAIN ANALYZE "+q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
 	var found []string
-	for rows.Next() {
-		var id, est, act, task, obj, info, opInfo, memory, disk string
-		if err := rows.Scan(&id, &est, &act, &task, &obj, &info, &opInfo, &memory, &disk); err != nil {
-			t.Fatal(err)
+	for _, o := range explainAnalyze(t, conn, q) {
+		if o.op != op {
+			continue
 		}
-		name := strings.TrimLeft(id, "└─├│ ")
-		if strings.HasPrefix(name, op+"_") {
-			found = append(found, fmt.Sprintf("%s memory %s disk %s", name, memory, disk))
-			if disk != "N/A" {
-				t.Logf("EXPLAIN ANALYZE (%v): %s", time.Since(start), found[len(found)-1])
-				return
-			}
+		found = append(found, fmt.Sprintf("%s memory %s disk %s", o.id, o.memory, o.disk))
+		if o.disk != "N/A" {
+			t.Logf("EXPLAIN ANALYZE (%v): %s", time.Since(start), found[len(found)-1])
+			return
 		}
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatalf("EXPLAIN ANALYZE %s: %v", q, err)
 	}
 	t.Fatalf("EXPLAIN ANALYZE %s: no %s spilled: %v", q, op, found)
 }
