@@ -102,13 +102,6 @@ func startCluster(t *testing.T, o clusterOpts) *cluster {
 	return c
 }
 
-// freePort returns a loopback port nobody listens on right now and that
-// no other node of this test binary was given.
-func freePort(t *testing.T) int {
-	t.Helper()
-	return testproc.FreePort(t)
-}
-
 // startPDs starts n PD members forming one cluster.
 func (c *cluster) startPDs(n int) {
 	c.t.Helper()
@@ -116,7 +109,7 @@ func (c *cluster) startPDs(n int) {
 	type ports struct{ client, peer int }
 	ps := make([]ports, n)
 	for i := range ps {
-		ps[i] = ports{freePort(c.t), freePort(c.t)}
+		ps[i] = ports{testproc.FreePort(c.t), testproc.FreePort(c.t)}
 		initial = append(initial, fmt.Sprintf("pd%d=http://127.0.0.1:%d", i+1, ps[i].peer))
 	}
 	for i, p := range ps {
@@ -163,8 +156,8 @@ func (c *cluster) addKV() *kvNode {
 	c.t.Helper()
 	n := &kvNode{
 		dir:        filepath.Join(c.dir, fmt.Sprintf("kv%d", len(c.kvs)+1)),
-		addr:       fmt.Sprintf("127.0.0.1:%d", freePort(c.t)),
-		statusAddr: fmt.Sprintf("127.0.0.1:%d", freePort(c.t)),
+		addr:       fmt.Sprintf("127.0.0.1:%d", testproc.FreePort(c.t)),
+		statusAddr: fmt.Sprintf("127.0.0.1:%d", testproc.FreePort(c.t)),
 	}
 	c.kvs = append(c.kvs, n)
 	c.startKV(n)
@@ -265,9 +258,6 @@ func (c *cluster) waitReplicated(n int, timeout time.Duration) {
 		return len(rs) > 0, fmt.Sprintf("%d regions", len(rs))
 	})
 }
-
-// skipUntilReplicated skips a test that needs PD to replicate regions
-// (the replica checker is being wired into PD).
 
 // isolate cuts (or heals) node n's raft traffic with the other stores
 // through its fault-injection endpoint.
