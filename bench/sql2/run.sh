@@ -30,14 +30,14 @@ if [ $prepare = 1 ]; then
   # sysbench fills Strata; MariaDB gets a dump of the same rows, so both
   # answer the same data.
   common="--tables=$tables --table-size=$size --mysql-db=sbtest --db-driver=mysql"
-  mysql -h"$host" -P"$port" -uroot -e "DROP DATABASE IF EXISTS sbtest; CREATE DATABASE sbtest"
+  mysql -h"$host" -P"$port" -uroot -e "DROP DATABASE IF EXISTS sbtest; CREATE DATABASE sbtest" || exit 1
   sysbench oltp_common $common --mysql-host="$host" --mysql-port="$port" --mysql-user=root prepare >/dev/null || exit 1
-  mysql -uroot -e "DROP DATABASE IF EXISTS sbtest; CREATE DATABASE sbtest"
+  mysql -uroot -e "DROP DATABASE IF EXISTS sbtest; CREATE DATABASE sbtest" || exit 1
   mariadb-dump -h"$host" -P"$port" -uroot --skip-lock-tables --skip-add-locks --skip-disable-keys --no-tablespaces sbtest |
     sed 's/ COLLATE=utf8mb4_bin//; s/ COLLATE utf8mb4_bin//g' | mysql -uroot sbtest || exit 1
   # Both sides analyze their tables (Strata's planner reads the statistics).
   an=$(for i in $(seq "$tables"); do echo "ANALYZE TABLE sbtest$i;"; done)
-  "${S[@]}" -e "$an" >/dev/null && "${M[@]}" -e "$an" >/dev/null
+  { "${S[@]}" -e "$an" >/dev/null && "${M[@]}" -e "$an" >/dev/null; } || exit 1
 fi
 now() { date +%s%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
