@@ -90,6 +90,7 @@ func waitRunning(t *testing.T, admin *conn, text string) {
 		if found {
 			return
 		}
+		time.Sleep(10 * time.Millisecond) // polling interval, not synchronisation
 	}
 	t.Fatalf("no running statement contains %q", text)
 }
