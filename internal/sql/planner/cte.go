@@ -214,24 +214,11 @@ func (q *qbuilder) blocks(sels []ast.Node) (Plan, error) {
 
 // readsTable reports whether n names table (unqualified) anywhere.
 func readsTable(n ast.Node, table string) bool {
-	v := &tableFinder{name: table}
-	n.Accept(v)
-	return v.found
+	return anyNode(n, func(n ast.Node) bool {
+		t, ok := n.(*ast.TableName)
+		return ok && t.Schema.L == "" && t.Name.L == table
+	})
 }
-
-type tableFinder struct {
-	name  string
-	found bool
-}
-
-func (v *tableFinder) Enter(n ast.Node) (ast.Node, bool) {
-	if t, ok := n.(*ast.TableName); ok && t.Schema.L == "" && t.Name.L == v.name {
-		v.found = true
-	}
-	return n, v.found
-}
-
-func (v *tableFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // checkRecursiveRefs enforces MySQL's rules on a recursive block: the
 // recursive table is read once, in its FROM (not in a subquery: 3577),

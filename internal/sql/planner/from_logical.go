@@ -365,18 +365,27 @@ func (n *lnode) collectOnSub(out []ast.ExprNode, underOuter bool) ([]ast.ExprNod
 
 // hasSubquery reports whether e contains a subquery.
 func hasSubquery(e ast.Node) bool {
-	v := &subqueryFinder{}
-	e.Accept(v)
+	return anyNode(e, func(n ast.Node) bool {
+		_, ok := n.(*ast.SubqueryExpr)
+		return ok
+	})
+}
+
+// anyNode reports whether match holds for n or a node under it.
+func anyNode(n ast.Node, match func(ast.Node) bool) bool {
+	v := &nodeFinder{match: match}
+	n.Accept(v)
 	return v.found
 }
 
-type subqueryFinder struct{ found bool }
+type nodeFinder struct {
+	match func(ast.Node) bool
+	found bool
+}
 
-func (v *subqueryFinder) Enter(n ast.Node) (ast.Node, bool) {
-	if _, ok := n.(*ast.SubqueryExpr); ok {
-		v.found = true
-	}
+func (v *nodeFinder) Enter(n ast.Node) (ast.Node, bool) {
+	v.found = v.found || v.match(n)
 	return n, v.found
 }
 
-func (v *subqueryFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+func (v *nodeFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
