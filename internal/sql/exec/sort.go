@@ -113,19 +113,13 @@ func (e *sortExec) Open(ctx context.Context) error {
 
 // readAll reads the child's rows into e.rows (spilling runs when asked).
 func (e *sortExec) readAll(ctx context.Context) error {
-	for {
-		if err := e.child.Next(ctx, e.buf); err != nil {
-			return err
-		}
-		n := e.buf.NumRows()
-		if n == 0 {
-			return nil
-		}
+	return e.drainChild(ctx, func(c *chunk.Chunk) error {
+		n := c.NumRows()
 		store := chunk.New(e.fts, n)
 		nk := len(e.by)
 		slab := make([]types.Datum, n*nk) // the chunk's rows' keys
 		for i := 0; i < n; i++ {
-			store.AppendRow(e.buf.GetRow(i))
+			store.AppendRow(c.GetRow(i))
 			row := store.GetRow(i)
 			keys := slab[i*nk : (i+1)*nk : (i+1)*nk]
 			if err := e.keysInto(keys, row); err != nil {
@@ -145,7 +139,8 @@ func (e *sortExec) readAll(ctx context.Context) error {
 				return e.err
 			}
 		}
-	}
+		return nil
+	})
 }
 
 // keysOf evaluates the ORDER BY items on row.
@@ -282,19 +277,6 @@ func (e *sortExec) Spill() (int64, error) {
 
 // MemUsed reports the bytes of the rows held.
 func (e *sortExec) MemUsed() int64 { return e.bytes }
-
-// compareNullsFirst orders NULL before every value, as MySQL's ORDER BY.
-func compareNullsFirst(a, b *types.Datum) int {
-	switch {
-	case a.IsNull() && b.IsNull():
-		return 0
-	case a.IsNull():
-		return -1
-	case b.IsNull():
-		return 1
-	}
-	return a.Compare(b)
-}
 
 func (e *sortExec) Next(ctx context.Context, chk *chunk.Chunk) error {
 	chk.Reset()

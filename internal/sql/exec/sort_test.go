@@ -12,7 +12,8 @@ import (
 // TestSortIntKeys checks ORDER BY over int keys (the inline-key path)
 // against a reference sort: NULLs first ascending and last descending,
 // ties in arrival order (the primary key, as the scan reads it), for one
-// and two keys and for a mix that leaves the int path (a string key).
+// and two keys and for a mix that leaves the int path (a string key);
+// and a TopN's window of the same order.
 func TestSortIntKeys(t *testing.T) {
 	cat, begin := newTestCatalogBegin(t)
 	ddl(t, cat, "CREATE TABLE s (id INT PRIMARY KEY, a INT, b BIGINT, c VARCHAR(5))")
@@ -68,12 +69,20 @@ func TestSortIntKeys(t *testing.T) {
 	} {
 		want := slices.Clone(rows)
 		slices.SortStableFunc(want, tc.less)
-		var sb strings.Builder
-		for _, r := range want {
-			fmt.Fprintf(&sb, "%d %s %s %s\n", r.id, show(r.a), show(r.b), r.c)
+		var sb, top strings.Builder
+		for i, r := range want {
+			line := fmt.Sprintf("%d %s %s %s\n", r.id, show(r.a), show(r.b), r.c)
+			sb.WriteString(line)
+			if i >= 5 && i < 25 {
+				top.WriteString(line)
+			}
 		}
 		if got := runLine(t, cat, begin, "SELECT id, a, b, c FROM s ORDER BY "+tc.order, true); got != sb.String() {
 			t.Errorf("ORDER BY %s:\n%s\nwant\n%s", tc.order, got, sb.String())
+		}
+		// A small TopN (a heap) keeps the ties in arrival order too.
+		if got := runLine(t, cat, begin, "SELECT id, a, b, c FROM s ORDER BY "+tc.order+" LIMIT 20 OFFSET 5", true); got != top.String() {
+			t.Errorf("ORDER BY %s LIMIT 20 OFFSET 5:\n%s\nwant\n%s", tc.order, got, top.String())
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"io"
@@ -132,20 +133,16 @@ func (m *sortMerger) Pop() any {
 }
 
 // topNHeap keeps the bound smallest rows seen (a max-heap; among equal
-// keys the earlier row is smaller, so the result is the stable sort's
-// prefix). Kept rows are copied into a rowStore that is compacted when
-// it holds twice the bound.
+// keys the earlier row, by seq, is smaller, so the result is the stable
+// sort's prefix). Kept rows are copied into a rowStore that is compacted
+// when it holds twice the bound.
 type topNHeap struct {
 	e     *sortExec
 	bound int
-	items []topNItem
+	items []sortRow
 	store rowStore
-	seq   int64
-}
-
-type topNItem struct {
-	sortRow
-	seq int64
+	seq   int
+	keys  []types.Datum // the offered row's keys
 }
 
 func (h *topNHeap) Len() int { return len(h.items) }
@@ -156,42 +153,45 @@ func (h *topNHeap) Less(i, j int) bool {
 	return h.items[i].seq > h.items[j].seq
 }
 func (h *topNHeap) Swap(i, j int) { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *topNHeap) Push(x any)    { h.items = append(h.items, x.(topNItem)) }
+func (h *topNHeap) Push(x any)    { h.items = append(h.items, x.(sortRow)) }
 func (h *topNHeap) Pop() any {
 	x := h.items[len(h.items)-1]
 	h.items = h.items[:len(h.items)-1]
 	return x
 }
 
-// offer considers one row (keys evaluated on it; it is copied if kept).
-func (h *topNHeap) offer(row chunk.Row, keys []types.Datum) {
-	h.seq++
-	if len(h.items) == h.bound {
-		top := &h.items[0]
-		if h.e.compareKeys(keys, top.keys) >= 0 {
-			return
-		}
+// offer considers one row: its keys are evaluated, and it is copied if
+// kept.
+func (h *topNHeap) offer(row chunk.Row) error {
+	if err := h.e.keysInto(h.keys, row); err != nil {
+		return err
 	}
-	kept := h.keep(row, keys)
+	h.seq++
+	if len(h.items) == h.bound && h.e.compareKeys(h.keys, h.items[0].keys) >= 0 {
+		return nil
+	}
+	kept := h.keep(row)
 	if len(h.items) == h.bound {
-		h.items[0] = topNItem{sortRow: kept, seq: h.seq}
+		h.items[0] = kept
 		heap.Fix(h, 0)
 	} else {
-		heap.Push(h, topNItem{sortRow: kept, seq: h.seq})
+		heap.Push(h, kept)
 	}
 	if h.store.n > 2*h.bound+storeChunkRows {
 		h.compact()
 	}
+	return nil
 }
 
-// keep copies row into the store; its keys are re-evaluated on the copy
-// (they may alias the input chunk).
-func (h *topNHeap) keep(row chunk.Row, keys []types.Datum) sortRow {
+// keep copies row into the store, with a copy of its keys (they may
+// alias the input chunk).
+func (h *topNHeap) keep(row chunk.Row) sortRow {
 	r := h.store.get(h.store.add(row))
+	keys := make([]types.Datum, len(h.keys))
 	for k := range keys {
-		keys[k] = keys[k].Clone()
+		keys[k] = h.keys[k].Clone()
 	}
-	return sortRow{row: r, keys: keys}
+	return sortRow{row: r, keys: keys, seq: h.seq}
 }
 
 // compact copies the kept rows into a fresh store.
@@ -214,37 +214,26 @@ func (e *sortExec) openTopN(ctx context.Context, skip, left uint64) error {
 	if bound == 0 {
 		return nil
 	}
-	h := &topNHeap{e: e, bound: bound, store: rowStore{fts: e.fts, mem: e.mem}}
+	h := &topNHeap{e: e, bound: bound, store: rowStore{fts: e.fts, mem: e.mem}, keys: make([]types.Datum, len(e.by))}
 	defer func() { e.topStore = h.store }()
-	for {
-		if err := e.child.Next(ctx, e.buf); err != nil {
-			return err
-		}
-		n := e.buf.NumRows()
-		if n == 0 {
-			break
-		}
-		for i := 0; i < n; i++ {
-			row := e.buf.GetRow(i)
-			keys, err := e.keysOf(row)
-			if err != nil {
+	err := e.drainChild(ctx, func(c *chunk.Chunk) error {
+		for i := 0; i < c.NumRows(); i++ {
+			if err := h.offer(c.GetRow(i)); err != nil {
 				return err
 			}
-			h.offer(row, keys)
 		}
-		if err := h.store.Err(); err != nil {
-			return err
-		}
+		return h.store.Err()
+	})
+	if err != nil {
+		return err
 	}
-	slices.SortFunc(h.items, func(a, b topNItem) int {
+	slices.SortFunc(h.items, func(a, b sortRow) int {
 		if c := e.compareKeys(a.keys, b.keys); c != 0 {
 			return c
 		}
-		return int(a.seq - b.seq)
+		return cmp.Compare(a.seq, b.seq)
 	})
-	for _, it := range h.items {
-		e.rows = append(e.rows, it.sortRow)
-	}
+	e.rows = append(e.rows, h.items...)
 	if skip >= uint64(len(e.rows)) {
 		e.rows = e.rows[:0]
 	} else {

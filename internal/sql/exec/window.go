@@ -92,7 +92,7 @@ func (e *window) Open(ctx context.Context) error {
 // 'a' and 'A' share a partition under a _ci collation.
 func sameDatums(a, b []types.Datum) bool {
 	for i := range a {
-		if compareNullsFirst(&a[i], &b[i]) != 0 {
+		if (expr.Order{}).CompareNullsFirst(&a[i], &b[i]) != 0 {
 			return false
 		}
 	}
