@@ -1,5 +1,7 @@
 package expr
 
+import "github.com/strata-db/strata/internal/types"
+
 // MySQL's calendar arithmetic (sql-common/my_time.cc): day numbers from
 // year 0, weekdays and week numbers, ported so that WEEK, YEARWEEK,
 // TO_DAYS, FROM_DAYS and the %U/%V/%X specifiers give MySQL's answers for
@@ -30,6 +32,13 @@ func calcDaynr(year, month, day int) int64 {
 	}
 	temp := ((y/100 + 1) * 3) / 4
 	return delsum + y/4 - temp
+}
+
+// timeMicros is a valid date and time in microseconds from day 0 of the
+// calendar: differences of them are TIMEDIFF's and TIMESTAMPDIFF's.
+func timeMicros(t types.Time) int64 {
+	dn := calcDaynr(int(t.Year), int(t.Month), int(t.Day))
+	return (((dn*24+int64(t.Hour))*60+int64(t.Minute))*60+int64(t.Second))*1000000 + int64(t.Microsecond)
 }
 
 // daysInYear is 365 or 366.

@@ -26,7 +26,7 @@ func (c clock) duration(fsp int8) types.Duration {
 	if c.neg {
 		us = -us
 	}
-	return types.Duration{D: time.Duration(us) * time.Microsecond, Fsp: fsp}
+	return types.Duration{D: durationOfMicros(us), Fsp: fsp}
 }
 
 func clockOfDuration(d types.Duration) clock {

@@ -53,10 +53,10 @@ func init() {
 	register("unix_timestamp", 0, 1, func(b *builder, c *call) (Expression, error) {
 		ft := intType(false)
 		if len(c.args) == 1 {
-			if fsp := constFsp(c.args[0]); fsp > 0 && c.args[0].Type().EvalType() != types.ETReal {
-				ft = decimalType(12+fsp, fsp)
-			} else if c.args[0].Type().EvalType() == types.ETReal {
+			if c.args[0].Type().EvalType() == types.ETReal {
 				ft = decimalType(18, types.MaxFsp)
+			} else if fsp := constFsp(c.args[0]); fsp > 0 {
+				ft = decimalType(12+fsp, fsp)
 			}
 		}
 		return b.newFunc(c.name, c.args, ft, &unixTimestampFunc{ft: ft}), nil
@@ -323,11 +323,7 @@ func (timeDiffFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (typ
 	}
 	var us int64
 	if cs[0].fromDatetime {
-		m := func(t types.Time) int64 {
-			dn := calcDaynr(int(t.Year), int(t.Month), int(t.Day))
-			return (((dn*24+int64(t.Hour))*60+int64(t.Minute))*60+int64(t.Second))*1000000 + int64(t.Microsecond)
-		}
-		us = m(ts[0]) - m(ts[1])
+		us = timeMicros(ts[0]) - timeMicros(ts[1])
 	} else {
 		us = int64(cs[0].duration(6).D/time.Microsecond) - int64(cs[1].duration(6).D/time.Microsecond)
 	}
@@ -404,7 +400,7 @@ func (f *convertTZFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) 
 		return types.NewNullDatum(), nil
 	}
 	g, _ := t.GoTime(locs[0])
-	if u := g.Unix(); u < 1 || u > 32536771199 {
+	if u := g.Unix(); u < 1 || u > maxUnixTime {
 		return types.NewTimeDatum(t), nil
 	}
 	r := types.FromGoTime(g.In(locs[1]), mysql.TypeDatetime, t.Fsp)
@@ -536,6 +532,19 @@ func pow10(n int) int64 {
 	return v
 }
 
+// maxUnixTime is the last second TIMESTAMP holds (3001-01-19 03:14:07
+// UTC, 64-bit MySQL's limit): CONVERT_TZ, UNIX_TIMESTAMP and FROM_UNIXTIME
+// work up to it.
+const maxUnixTime = 32536771199
+
+// sessionZone is the session's time zone (UTC when the context has none).
+func sessionZone(ctx EvalContext) *time.Location {
+	if loc := ctx.Location(); loc != nil {
+		return loc
+	}
+	return time.UTC
+}
+
 // unixTimestampFunc is UNIX_TIMESTAMP([t]): seconds since the epoch of now
 // or of t read in the session time zone, with t's fraction digits; 0 for
 // values outside 1970-01-01 00:00:01 UTC .. 3001-01-19 03:14:07.
@@ -552,13 +561,9 @@ func (f *unixTimestampFunc) eval(ctx EvalContext, row chunk.Row, args []Expressi
 	if err != nil || !ok {
 		return types.NewNullDatum(), err
 	}
-	loc := ctx.Location()
-	if loc == nil {
-		loc = time.UTC
-	}
-	g, err := t.GoTime(loc)
+	g, err := t.GoTime(sessionZone(ctx))
 	sec, micro := int64(0), 0
-	if err == nil && g.Unix() >= 0 && g.Unix() <= 32536771199 {
+	if err == nil && g.Unix() >= 0 && g.Unix() <= maxUnixTime {
 		sec, micro = g.Unix(), int(t.Microsecond)
 	}
 	if f.ft.EvalType() == types.ETDecimal {
@@ -595,14 +600,10 @@ func (f *fromUnixtimeFunc) eval(ctx EvalContext, row chunk.Row, args []Expressio
 	r := new(types.Decimal)
 	_ = r.Round(us, 0)
 	v, err := r.ToInt64()
-	if err != nil || v > 32536771199999999 {
+	if err != nil || v > maxUnixTime*1000000+999999 {
 		return types.NewNullDatum(), nil
 	}
-	loc := ctx.Location()
-	if loc == nil {
-		loc = time.UTC
-	}
-	g := time.UnixMicro(v).In(loc)
+	g := time.UnixMicro(v).In(sessionZone(ctx))
 	if len(args) == 2 {
 		fd, err := args[1].Eval(ctx, row)
 		if err != nil || fd.IsNull() {

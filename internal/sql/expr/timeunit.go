@@ -137,7 +137,7 @@ func (f *dateAddFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (t
 		if !ok || iv.years != 0 || iv.months != 0 {
 			return types.NewNullDatum(), nil
 		}
-		r := types.Duration{D: du.D + types.Duration{}.D + durationOfMicros(iv.micros64()), Fsp: int8(f.ft.Decimal)}
+		r := types.Duration{D: du.D + durationOfMicros(iv.micros64()), Fsp: int8(f.ft.Decimal)}
 		r, err2 := r.CheckRange()
 		if err2 != nil {
 			ctx.AppendWarning(sqlerr.New(sqlerr.ErrTruncatedWrongValue, "time", r.String()))
@@ -268,11 +268,7 @@ func (f *timestampDiffFunc) eval(ctx EvalContext, row chunk.Row, args []Expressi
 	if a.Month == 0 || a.Day == 0 || b.Month == 0 || b.Day == 0 {
 		return types.NewNullDatum(), nil
 	}
-	micros := func(t types.Time) int64 {
-		dn := calcDaynr(int(t.Year), int(t.Month), int(t.Day))
-		return ((dn*24+int64(t.Hour))*60+int64(t.Minute))*60*1000000 + int64(t.Second)*1000000 + int64(t.Microsecond)
-	}
-	diff := micros(b) - micros(a)
+	diff := timeMicros(b) - timeMicros(a)
 	switch f.unit {
 	case ast.TimeUnitMicrosecond:
 		return types.NewIntDatum(diff), nil
