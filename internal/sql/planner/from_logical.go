@@ -8,6 +8,7 @@ import (
 	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/types"
 )
 
 // lnode is a FROM item before its access paths and join order are chosen:
@@ -52,13 +53,21 @@ func (n *lnode) joinedCols() []OutCol {
 func nullable(cols []OutCol) []OutCol {
 	out := make([]OutCol, len(cols))
 	for i, c := range cols {
-		if c.Ft.IsNotNull() {
-			c.Ft = c.Ft.Clone()
-			c.Ft.Flag &^= mysql.NotNullFlag
-		}
+		c.Ft = nullableType(c.Ft)
 		out[i] = c
 	}
 	return out
+}
+
+// nullableType returns ft without the NOT NULL flag (ft when it has
+// none).
+func nullableType(ft *types.FieldType) *types.FieldType {
+	if !ft.IsNotNull() {
+		return ft
+	}
+	ft = ft.Clone()
+	ft.Flag &^= mysql.NotNullFlag
+	return ft
 }
 
 // from builds the logical FROM tree.

@@ -144,8 +144,7 @@ func (q *qbuilder) scalarSubquery(sub *ast.SubqueryExpr, sq *subqueries) (expr.E
 		a.initSchema()
 		return a
 	})
-	ft := nullable(cols)[0].Ft
-	return &expr.Column{Index: idx, Name: cols[0].Name, Ft: ft}, nil
+	return &expr.Column{Index: idx, Name: cols[0].Name, Ft: nullableType(cols[0].Ft)}, nil
 }
 
 func visible(cols []OutCol) []OutCol {

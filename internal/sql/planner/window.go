@@ -290,17 +290,20 @@ func (q *qbuilder) windowFunc(f *ast.WindowFuncExpr, s *schema) (*WindowFunc, er
 		if len(wf.Args) == 3 {
 			wf.Ft = expr.MergeTypes(wf.Args[0].Type(), wf.Args[2].Type())
 		} else {
-			wf.Ft = nullable([]OutCol{{Ft: wf.Args[0].Type()}})[0].Ft
+			wf.Ft = nullableType(wf.Args[0].Type())
 		}
 		return wf, nil
 	case WinFirstValue, WinLastValue:
-		wf.Ft = nullable([]OutCol{{Ft: wf.Args[0].Type()}})[0].Ft
-		return wf, argc(1, 1)
+		if err := argc(1, 1); err != nil {
+			return nil, err
+		}
+		wf.Ft = nullableType(wf.Args[0].Type())
+		return wf, nil
 	case WinNthValue:
 		if err := argc(2, 2); err != nil {
 			return nil, err
 		}
-		wf.Ft = nullable([]OutCol{{Ft: wf.Args[0].Type()}})[0].Ft
+		wf.Ft = nullableType(wf.Args[0].Type())
 		return wf, nil
 	case AggCount, AggSum, AggAvg, AggMin, AggMax, AggStddevPop, AggStddevSamp, AggVarPop, AggVarSamp,
 		AggBitAnd, AggBitOr, AggBitXor:
