@@ -179,7 +179,7 @@ func (q *qbuilder) join(j *ast.Join, aliases map[string]bool) (*lnode, error) {
 	joined := n.joinedCols()
 	n.cols = joined
 	if j.NaturalJoin || len(j.Using) > 0 {
-		if err := q.using(n, j); err != nil {
+		if err := q.using(n, j, joined); err != nil {
 			return nil, err
 		}
 	}
@@ -202,8 +202,9 @@ func (q *qbuilder) join(j *ast.Join, aliases map[string]bool) (*lnode, error) {
 // using sets the columns of a NATURAL or USING join: the common columns
 // once (the left table's, the right's for RIGHT JOIN), then the other
 // columns of the left and of the right; the hidden copies of the common
-// columns of the other side answer only to qualified names.
-func (q *qbuilder) using(n *lnode, j *ast.Join) error {
+// columns of the other side answer only to qualified names. joined is
+// n.joinedCols().
+func (q *qbuilder) using(n *lnode, j *ast.Join, joined []OutCol) error {
 	nl := len(n.l.cols)
 	var names []string
 	if j.NaturalJoin {
@@ -238,7 +239,6 @@ func (q *qbuilder) using(n *lnode, j *ast.Join) error {
 		}
 		return found, nil
 	}
-	joined := n.joinedCols()
 	common := map[int]bool{}
 	var outMap []int
 	var hiddenCopies []int

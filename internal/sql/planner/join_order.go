@@ -40,7 +40,7 @@ func (q *qbuilder) innerJoins(n *lnode, conds []expr.Expression) Plan {
 	all := append([]expr.Expression(nil), conds...)
 	flattenInner(n, 0, &units, &all, true)
 	all = propagateConstants(all)
-	unitOf := make([]int, len(n.joinedCols()))
+	unitOf := make([]int, len(n.l.cols)+len(n.r.cols)) // group column -> unit
 	for ui, u := range units {
 		for i := range u.n.cols {
 			unitOf[u.off+i] = ui
