@@ -52,6 +52,20 @@ func formatTime(t types.Time, format []byte) []byte {
 	return out
 }
 
+// weekSpecifierMode is the calcWeek behaviour of a week specifier: weeks
+// from Sunday for the upper-case ones, from Monday for the lower-case
+// ones; %V, %v and the years %X, %x count weeks that belong to a year.
+func weekSpecifierMode(c byte) int {
+	mode := weekMondayFirst
+	if c == 'U' || c == 'V' || c == 'X' {
+		mode = weekFirstWeekday
+	}
+	if c != 'U' && c != 'u' {
+		mode |= weekYear
+	}
+	return mode
+}
+
 // makeDateTime is MySQL's make_date_time; ok false is NULL.
 func makeDateTime(t types.Time, hour int64, neg, isTime bool, format []byte) ([]byte, bool) {
 	out := make([]byte, 0, len(format)+16)
@@ -164,36 +178,16 @@ func makeDateTime(t types.Time, hour int64, neg, isTime bool, format []byte) ([]
 			pad(int64(t.Minute), 2)
 			out = append(out, ':')
 			pad(int64(t.Second), 2)
-		case 'U', 'u':
+		case 'U', 'u', 'V', 'v', 'X', 'x':
 			if isTime {
 				return nil, false
 			}
-			b := weekFirstWeekday
-			if format[i] == 'u' {
-				b = weekMondayFirst
+			w, wy := calcWeek(y, m, d, weekSpecifierMode(format[i]))
+			if format[i] == 'X' || format[i] == 'x' {
+				pad(int64(wy), 4)
+			} else {
+				pad(int64(w), 2)
 			}
-			w, _ := calcWeek(y, m, d, b)
-			pad(int64(w), 2)
-		case 'V', 'v':
-			if isTime {
-				return nil, false
-			}
-			b := weekYear | weekFirstWeekday
-			if format[i] == 'v' {
-				b = weekYear | weekMondayFirst
-			}
-			w, _ := calcWeek(y, m, d, b)
-			pad(int64(w), 2)
-		case 'X', 'x':
-			if isTime {
-				return nil, false
-			}
-			b := weekYear | weekFirstWeekday
-			if format[i] == 'x' {
-				b = weekYear | weekMondayFirst
-			}
-			_, wy := calcWeek(y, m, d, b)
-			pad(int64(wy), 4)
 		case 'w':
 			if isTime || (m == 0 && y == 0) {
 				return nil, false
