@@ -63,16 +63,9 @@ func (e *apply) runInner(ctx context.Context) error {
 		return err
 	}
 	e.innerOpen = true
-	for {
-		if err := e.inner.Next(ctx, e.ibuf); err != nil {
-			return err
-		}
-		n := e.ibuf.NumRows()
-		if n == 0 {
-			break
-		}
-		for i := 0; i < n; i++ {
-			e.store.add(e.ibuf.GetRow(i))
+	err := drainInto(ctx, e.inner, e.ibuf, func(c *chunk.Chunk) error {
+		for i := 0; i < c.NumRows(); i++ {
+			e.store.add(c.GetRow(i))
 		}
 		if err := e.store.Err(); err != nil {
 			return err
@@ -80,6 +73,10 @@ func (e *apply) runInner(ctx context.Context) error {
 		if e.p.MaxOneRow && e.store.n > 1 {
 			return sqlerr.New(mysql.ErrSubqueryNo1Row)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	e.refs = e.store.all(e.refs)
 	e.ran = true
@@ -149,19 +146,13 @@ func (e *maxOneRow) Next(ctx context.Context, chk *chunk.Chunk) error {
 		return nil
 	}
 	e.done = true
-	for {
-		if err := e.child.Next(ctx, e.buf); err != nil {
-			return err
-		}
-		n := e.buf.NumRows()
-		if n == 0 {
-			return nil
-		}
-		if n+chk.NumRows() > 1 {
+	return e.drainChild(ctx, func(c *chunk.Chunk) error {
+		if c.NumRows()+chk.NumRows() > 1 {
 			return sqlerr.New(mysql.ErrSubqueryNo1Row)
 		}
-		chk.AppendRow(e.buf.GetRow(0))
-	}
+		chk.AppendRow(c.GetRow(0))
+		return nil
+	})
 }
 
 // dual returns a number of rows without columns.

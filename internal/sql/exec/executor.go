@@ -175,23 +175,17 @@ func NewChunk(e Executor, size int) *chunk.Chunk {
 // drainChild runs the child to the end through the operator's own input
 // chunk (kept across executions), calling fn for every batch.
 func (b *base) drainChild(ctx context.Context, fn func(*chunk.Chunk) error) error {
-	for {
-		if err := b.child.Next(ctx, b.buf); err != nil {
-			return err
-		}
-		if b.buf.NumRows() == 0 {
-			return nil
-		}
-		if err := fn(b.buf); err != nil {
-			return err
-		}
-	}
+	return drainInto(ctx, b.child, b.buf, fn)
 }
 
 // Drain runs e to the end, calling fn for every chunk it produces (the
 // chunk is reused: copy what must outlive the call).
 func Drain(ctx context.Context, e Executor, size int, fn func(*chunk.Chunk) error) error {
-	chk := NewChunk(e, size)
+	return drainInto(ctx, e, NewChunk(e, size), fn)
+}
+
+// drainInto runs e to the end through chk, calling fn for every batch.
+func drainInto(ctx context.Context, e Executor, chk *chunk.Chunk, fn func(*chunk.Chunk) error) error {
 	for {
 		if err := e.Next(ctx, chk); err != nil {
 			return err

@@ -49,20 +49,18 @@ func (e *hashAgg) Open(ctx context.Context) error {
 	e.mem.AddSpiller(e)
 	e.filling = true
 	defer func() { e.filling = false }()
-	for {
-		if err := e.child.Next(ctx, e.buf); err != nil {
-			return err
-		}
-		n := e.buf.NumRows()
-		if n == 0 {
-			return e.spill.endLevel(e.mem)
-		}
-		for i := 0; i < n; i++ {
-			if err := e.add(e.buf.GetRow(i)); err != nil {
+	err := e.drainChild(ctx, func(c *chunk.Chunk) error {
+		for i := 0; i < c.NumRows(); i++ {
+			if err := e.add(c.GetRow(i)); err != nil {
 				return err
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
+	return e.spill.endLevel(e.mem)
 }
 
 // groupKey evaluates the GROUP BY key of row into e.key.

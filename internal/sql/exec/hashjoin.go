@@ -66,16 +66,9 @@ func (e *hashJoin) Open(ctx context.Context) error {
 	}
 	e.building = true
 	defer func() { e.building = false }()
-	for {
-		if err := build.Next(ctx, buildBuf); err != nil {
-			return err
-		}
-		n := buildBuf.NumRows()
-		if n == 0 {
-			break
-		}
-		for i := 0; i < n; i++ {
-			row := buildBuf.GetRow(i)
+	err := drainInto(ctx, build, buildBuf, func(c *chunk.Chunk) error {
+		for i := 0; i < c.NumRows(); i++ {
+			row := c.GetRow(i)
 			k, null, err := e.keyOf(keys, row)
 			if err != nil {
 				return err
@@ -95,6 +88,10 @@ func (e *hashJoin) Open(ctx context.Context) error {
 				return err
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := e.store.Err(); err != nil {
 		return err

@@ -45,22 +45,16 @@ func (e *setOp) Open(ctx context.Context) error {
 	}
 	e.counts = make(map[string]int)
 	right := e.inputs[1]
-	for {
-		if err := right.Next(ctx, e.bufs[1]); err != nil {
-			return err
-		}
-		n := e.bufs[1].NumRows()
-		if n == 0 {
-			return nil
-		}
-		for i := 0; i < n; i++ {
-			k, err := e.rowKey(e.bufs[1].GetRow(i), right.FieldTypes())
+	return drainInto(ctx, right, e.bufs[1], func(c *chunk.Chunk) error {
+		for i := 0; i < c.NumRows(); i++ {
+			k, err := e.rowKey(c.GetRow(i), right.FieldTypes())
 			if err != nil {
 				return err
 			}
 			e.counts[string(k)]++
 		}
-	}
+		return nil
+	})
 }
 
 // convert reads row's visible values converted to the result types into
