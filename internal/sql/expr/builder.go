@@ -395,11 +395,8 @@ func (b *builder) like(n *ast.PatternLikeOrIlikeExpr) (Expression, error) {
 	if err != nil {
 		return nil, err
 	}
-	coll, bin := deriveCollation(args)
+	coll, _ := deriveCollation(args)
 	f := &likeFunc{escape: rune(n.Escape), coll: getCollator(coll)}
-	if bin {
-		f.coll = collator{binary: true}
-	}
 	if !n.IsLike { // ILIKE
 		f.coll = collator{ci: true}
 	}

@@ -96,10 +96,16 @@ type Order struct {
 
 // OrderOf returns the order of values of type ft.
 func OrderOf(ft *types.FieldType) Order {
-	if ft == nil || ft.EvalType() != types.ETString || ft.Tp == mysql.TypeEnum || ft.Tp == mysql.TypeSet || ft.Tp == mysql.TypeJSON {
+	if ft == nil || !isCollatedText(ft) {
 		return Order{}
 	}
 	return Order{coll: collatorOfType(ft), str: true}
+}
+
+// isCollatedText reports the string types whose values order by their
+// collation: not ENUM and SET (by index) nor JSON (by JSON's rules).
+func isCollatedText(ft *types.FieldType) bool {
+	return ft.EvalType() == types.ETString && ft.Tp != mysql.TypeEnum && ft.Tp != mysql.TypeSet && ft.Tp != mysql.TypeJSON
 }
 
 // MinMaxOrderOf returns the order MIN and MAX compare values of type ft
@@ -140,7 +146,7 @@ func (o Order) Collation() string {
 // Compare orders two non-NULL datums.
 func (o Order) Compare(a, b *types.Datum) int {
 	if o.str && isStringKind(a) && isStringKind(b) {
-		return o.coll.compare(stringBytes(a), stringBytes(b))
+		return o.coll.compare(a.GetBytes(), b.GetBytes()) // ENUM and SET datums carry their names
 	}
 	return a.Compare(b)
 }
@@ -165,7 +171,7 @@ func (o Order) Key(d types.Datum) types.Datum {
 	if !o.str || !isStringKind(&d) || o.coll.binary {
 		return d
 	}
-	return types.NewBytesDatum(o.coll.appendKey(nil, stringBytes(&d)))
+	return types.NewBytesDatum(o.coll.appendKey(nil, d.GetBytes()))
 }
 
 // AppendGroupKey appends the memcomparable key of vals, each under its
@@ -205,22 +211,11 @@ func isStringKind(d *types.Datum) bool {
 	return false
 }
 
-// stringBytes is the text of a string, ENUM or SET datum.
-func stringBytes(d *types.Datum) []byte {
-	if d.Kind() == types.KindEnum || d.Kind() == types.KindSet {
-		return []byte(d.String())
-	}
-	return d.GetBytes()
-}
-
 // IsCollationKeyed reports whether index keys of a column of type ft hold
 // a sort key rather than the value: strings under a case-insensitive
 // collation. Such keys cannot be decoded back into the value.
 func IsCollationKeyed(ft *types.FieldType) bool {
-	if ft.EvalType() != types.ETString || ft.Tp == mysql.TypeEnum || ft.Tp == mysql.TypeSet || ft.Tp == mysql.TypeJSON || ft.IsBinaryString() {
-		return false
-	}
-	return getCollator(ft.Collate).ci
+	return isCollatedText(ft) && !ft.IsBinaryString() && getCollator(ft.Collate).ci
 }
 
 // IndexKeyDatum returns the datum an index key stores for value d of a

@@ -131,3 +131,30 @@ func BenchmarkOrderCompare(b *testing.B) {
 		})
 	}
 }
+
+// TestJoinKeyAgreesWithCompare checks that string join keys are equal
+// exactly when the equality's collation finds the strings equal.
+func TestJoinKeyAgreesWithCompare(t *testing.T) {
+	words := []string{"", " ", "a", "A", "a ", "b", "_", "0", "ab", "aB", "Ä", "ä", "é", "E", "ÿ", "日本", "Ω", "ω"}
+	for _, coll := range []string{"binary", "utf8mb4_bin", "utf8mb4_general_ci", "utf8mb4_0900_ai_ci"} {
+		ft := &types.FieldType{Tp: mysql.TypeVarchar, Flen: 10, Charset: "utf8mb4", Collate: coll}
+		if coll == "binary" {
+			ft.Charset = "binary"
+		}
+		col := &Column{Ft: ft}
+		key := NewJoinKey(col, col)
+		if _, c := key.Class(); c != coll {
+			t.Fatalf("%s: the key compares by %s", coll, c)
+		}
+		for _, a := range words {
+			for _, b := range words {
+				da, db := types.NewStringDatum(a), types.NewStringDatum(b)
+				equal := CompareString(coll, []byte(a), []byte(b)) == 0
+				ka, kb := key.Append(nil, nil, &da), key.Append(nil, nil, &db)
+				if bytes.Equal(ka, kb) != equal {
+					t.Errorf("%s: %q vs %q: equal %v, keys equal %v", coll, a, b, equal, bytes.Equal(ka, kb))
+				}
+			}
+		}
+	}
+}

@@ -62,10 +62,7 @@ func newComparator(a, b Expression) comparator {
 	case fa.Tp == mysql.TypeJSON || fb.Tp == mysql.TypeJSON:
 		return comparator{cls: cmpJSON}
 	case sa && sb:
-		coll, bin := deriveCollation([]Expression{a, b})
-		if bin {
-			return comparator{cls: cmpString, coll: collator{binary: true}}
-		}
+		coll, _ := deriveCollation([]Expression{a, b})
 		return comparator{cls: cmpString, coll: getCollator(coll)}
 	case ea == types.ETInt && eb == types.ETInt:
 		return comparator{cls: cmpInt}

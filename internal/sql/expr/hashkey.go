@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
-	"unicode/utf8"
 
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/strata-db/strata/internal/codec"
@@ -74,24 +73,17 @@ func (k JoinKey) Append(ctx EvalContext, dst []byte, d *types.Datum) []byte {
 	return binary.BigEndian.AppendUint64(dst, math.Float64bits(f))
 }
 
-// appendString appends the collation's sort form of s (the bytes for
-// binary collations, without trailing spaces for PAD SPACE ones, case
-// folded for the case-insensitive ones), escaped to be self-delimiting.
+// appendString appends the collation's sort key of s (collator.appendKey:
+// equal exactly when the strings are), escaped to be self-delimiting.
 func (k JoinKey) appendString(dst, s []byte) []byte {
 	c := k.c.coll
-	if !c.binary && c.padSpace {
-		s = bytes.TrimRight(s, " ")
+	switch {
+	case c.ci:
+		s = c.appendKey(nil, s)
+	case !c.binary && c.padSpace:
+		s = bytes.TrimRight(s, " ") // appendKey without its copy
 	}
-	if c.binary || !c.ci {
-		return codec.EncodeBytes(dst, s)
-	}
-	folded := make([]byte, 0, len(s))
-	for len(s) > 0 {
-		r, n := decodeRune(s)
-		folded = utf8.AppendRune(folded, foldRune(r))
-		s = s[n:]
-	}
-	return codec.EncodeBytes(dst, folded)
+	return codec.EncodeBytes(dst, s)
 }
 
 // Class returns the class and collation the key compares in ("binary"

@@ -311,12 +311,8 @@ func (f *eltFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types
 // derived collation.
 func buildCollFunc(mk func(collator) builtin) func(b *builder, c *call) (Expression, error) {
 	return func(b *builder, c *call) (Expression, error) {
-		coll, bin := deriveCollation(c.args)
-		cl := getCollator(coll)
-		if bin {
-			cl = collator{binary: true}
-		}
-		return b.newFunc(c.name, c.args, intType(false), mk(cl)), nil
+		coll, _ := deriveCollation(c.args)
+		return b.newFunc(c.name, c.args, intType(false), mk(getCollator(coll))), nil
 	}
 }
 

@@ -186,7 +186,7 @@ func collationOf(e Expression) (string, int) {
 }
 
 // deriveCollation picks the collation a string operation over args uses:
-// binary if any string argument is binary, else the one of lowest
+// "binary" (and binary true) if any string argument is binary, else the one of lowest
 // coercibility (the first on ties).
 func deriveCollation(args []Expression) (collate string, binary bool) {
 	best := coercNumeric + 1
