@@ -127,24 +127,9 @@ func (q *qbuilder) with(w *ast.WithClause) error {
 
 // setCols names the CTE's columns: the column list, else the seed's.
 func (d *CTEDef) setCols(c *ast.CommonTableExpression) error {
-	cols := visible(d.Seed.Schema())
-	if len(c.ColNameList) > 0 && len(c.ColNameList) != len(cols) {
-		return sqlerr.New(mysql.ErrViewWrongList)
-	}
-	d.cols = make([]OutCol, len(cols))
-	seen := map[string]bool{}
-	for i, col := range cols {
-		col.DB, col.Table = "", d.Name
-		if i < len(c.ColNameList) {
-			col.Name = c.ColNameList[i].O
-		}
-		if seen[strings.ToLower(col.Name)] {
-			return sqlerr.New(mysql.ErrDupFieldName, col.Name)
-		}
-		seen[strings.ToLower(col.Name)] = true
-		d.cols[i] = col
-	}
-	return nil
+	cols, err := nameColumns(visible(d.Seed.Schema()), c.ColNameList, d.Name)
+	d.cols = cols
+	return err
 }
 
 // recursiveCTE plans `seed UNION [ALL] recursive` blocks.

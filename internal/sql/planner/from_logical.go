@@ -121,21 +121,9 @@ func (q *qbuilder) tableSource(ts *ast.TableSource, aliases map[string]bool) (*l
 		if err != nil {
 			return nil, err
 		}
-		cols := make([]OutCol, 0, len(p.Schema()))
-		seen := map[string]bool{}
-		for i, c := range p.Schema() {
-			if i < len(ts.ColumnNames) {
-				c.Name = ts.ColumnNames[i].O
-			}
-			if seen[strings.ToLower(c.Name)] {
-				return nil, sqlerr.New(mysql.ErrDupFieldName, c.Name)
-			}
-			seen[strings.ToLower(c.Name)] = true
-			c.DB, c.Table = "", alias
-			cols = append(cols, c)
-		}
-		if len(ts.ColumnNames) > 0 && len(ts.ColumnNames) != len(cols) {
-			return nil, sqlerr.New(mysql.ErrViewWrongList)
+		cols, err := nameColumns(p.Schema(), ts.ColumnNames, alias)
+		if err != nil {
+			return nil, err
 		}
 		p = &Projection{Child: p, Exprs: identityExprs(p.Schema()), Cols: cols}
 		n = &lnode{plan: p, cols: cols}
@@ -150,6 +138,29 @@ func (q *qbuilder) tableSource(ts *ast.TableSource, aliases map[string]bool) (*l
 	}
 	aliases[key] = true
 	return n, nil
+}
+
+// nameColumns returns the columns of a derived table or CTE named table:
+// cols renamed by the column list names (none: their own names), which
+// must then be distinct (1060). A list of another length is 1353.
+func nameColumns(cols []OutCol, names []ast.CIStr, table string) ([]OutCol, error) {
+	if len(names) > 0 && len(names) != len(cols) {
+		return nil, sqlerr.New(mysql.ErrViewWrongList)
+	}
+	out := make([]OutCol, len(cols))
+	seen := make(map[string]bool, len(cols))
+	for i, c := range cols {
+		if i < len(names) {
+			c.Name = names[i].O
+		}
+		if seen[strings.ToLower(c.Name)] {
+			return nil, sqlerr.New(mysql.ErrDupFieldName, c.Name)
+		}
+		seen[strings.ToLower(c.Name)] = true
+		c.DB, c.Table = "", table
+		out[i] = c
+	}
+	return out, nil
 }
 
 func identityExprs(cols []OutCol) []expr.Expression {
