@@ -139,12 +139,13 @@ func knownCharsets() ([]infoschema.CharsetInfo, []infoschema.CollationInfo) {
 func (s *Session) checkInfoSchemaWrite(stmt ast.StmtNode) error {
 	var targets []*ast.TableName
 	switch st := stmt.(type) {
-	case *ast.InsertStmt:
-		targets = tablesIn(st.Table)
-	case *ast.UpdateStmt:
-		targets = updateTargets(st)
-	case *ast.DeleteStmt:
-		targets = deleteTargets(st)
+	case *ast.InsertStmt, *ast.UpdateStmt, *ast.DeleteStmt:
+		// Every statement's check: the targets only when some name of
+		// the clauses they come from is information_schema's.
+		if !s.namesInfoSchema(writeClauses(st)...) {
+			return nil
+		}
+		targets, _ = writeTargets(st)
 	case *ast.CreateTableStmt:
 		targets = []*ast.TableName{st.Table}
 	case *ast.DropTableStmt:
@@ -175,6 +176,80 @@ func (s *Session) checkInfoSchemaWrite(stmt ast.StmtNode) error {
 	}
 	return nil
 }
+
+// writeClauses are the parts of a DML statement that name its targets
+// (writeTargets picks them from these).
+func writeClauses(stmt ast.StmtNode) []ast.Node {
+	switch st := stmt.(type) {
+	case *ast.InsertStmt:
+		if st.Table != nil {
+			return []ast.Node{st.Table}
+		}
+	case *ast.UpdateStmt:
+		if st.TableRefs != nil {
+			return []ast.Node{st.TableRefs}
+		}
+	case *ast.DeleteStmt:
+		switch {
+		case st.TableRefs == nil:
+		case st.Tables == nil:
+			return []ast.Node{st.TableRefs}
+		default: // a multi-table DELETE's list
+			return []ast.Node{st.TableRefs, st.Tables}
+		}
+	}
+	return nil
+}
+
+// namesInfoSchema reports whether a table name under the nodes is in
+// information_schema (unqualified ones are in the current database).
+func (s *Session) namesInfoSchema(nodes ...ast.Node) bool {
+	curIS := infoschema.IsDB(s.db)
+	for _, n := range nodes {
+		if tn := singleTable(n); tn != nil { // the common case, without a walk
+			if inInfoSchema(tn, curIS) {
+				return true
+			}
+			continue
+		}
+		f := &infoSchemaFinder{curIS: curIS}
+		if n.Accept(f); f.found {
+			return true
+		}
+	}
+	return false
+}
+
+// inInfoSchema reports whether tn names a table of information_schema
+// (curIS: the current database is).
+func inInfoSchema(tn *ast.TableName, curIS bool) bool {
+	return (tn.Schema.L == "" && curIS) || infoschema.IsDB(tn.Schema.L)
+}
+
+// singleTable returns the table of a FROM clause that is one table, or
+// nil.
+func singleTable(n ast.Node) *ast.TableName {
+	refs, ok := n.(*ast.TableRefsClause)
+	if !ok || refs.TableRefs == nil || refs.TableRefs.Right != nil {
+		return nil
+	}
+	if ts, ok := refs.TableRefs.Left.(*ast.TableSource); ok {
+		tn, _ := ts.Source.(*ast.TableName)
+		return tn
+	}
+	return nil
+}
+
+type infoSchemaFinder struct{ curIS, found bool }
+
+func (f *infoSchemaFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if tn, ok := n.(*ast.TableName); ok && inInfoSchema(tn, f.curIS) {
+		f.found = true
+	}
+	return n, f.found
+}
+
+func (f *infoSchemaFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 func (s *Session) denyInfoSchema(db string) error {
 	if infoschema.IsDB(db) {

@@ -86,28 +86,35 @@ func levelName(db, table string) string {
 }
 
 // BenchmarkCheckStmt measures the per-statement check of a sysbench point
-// select: for root (every global privilege: no walk) and for an account
-// holding SELECT on the database (walk and resolve).
+// select and point update: for root (every global privilege: no walk of
+// the privileges, and for the update only a look at its one table for
+// information_schema) and for an account holding SELECT and UPDATE on
+// the database (walk and resolve).
 func BenchmarkCheckStmt(b *testing.B) {
 	s := &Session{db: "sbtest", conn: server.ConnInfo{User: "u", Host: "10.0.0.1"}}
-	stmt, err := parser.New().ParseOneStmt("SELECT c FROM sbtest1 WHERE id = 42", "", "")
-	if err != nil {
-		b.Fatal(err)
-	}
 	root := privilege.BootstrapAccounts()[0]
 	user := &privilege.Account{User: "u", Host: "%"}
-	user.Grant("sbtest", "", privilege.SelectPriv)
-	for _, c := range []struct {
-		name string
-		acc  *privilege.Account
-	}{{"root", root}, {"db-select", user}} {
-		b.Run(c.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := s.checkStmtFor(c.acc, stmt); err != nil {
-					b.Fatal(err)
+	user.Grant("sbtest", "", privilege.SelectPriv|privilege.UpdatePriv)
+	for _, q := range []struct{ name, sql string }{
+		{"select", "SELECT c FROM sbtest1 WHERE id = 42"},
+		{"update", "UPDATE sbtest1 SET k = k + 1 WHERE id = 42"},
+	} {
+		stmt, err := parser.New().ParseOneStmt(q.sql, "", "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, c := range []struct {
+			name string
+			acc  *privilege.Account
+		}{{"root", root}, {"db-grant", user}} {
+			b.Run(q.name+"/"+c.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := s.checkStmtFor(c.acc, stmt); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

@@ -140,3 +140,25 @@ func deleteTargets(st *ast.DeleteStmt) []*ast.TableName {
 	}
 	return out
 }
+
+// writeTargets returns the tables an INSERT or REPLACE, UPDATE or DELETE
+// writes, with the statement's kind ("INSERT", "REPLACE", "UPDATE",
+// "DELETE"); kind is "" for other statements.
+func writeTargets(stmt ast.StmtNode) (targets []*ast.TableName, kind string) {
+	switch st := stmt.(type) {
+	case *ast.InsertStmt:
+		kind = "INSERT"
+		if st.IsReplace {
+			kind = "REPLACE"
+		}
+		if st.Table == nil {
+			return nil, kind
+		}
+		return tablesIn(st.Table), kind
+	case *ast.UpdateStmt:
+		return updateTargets(st), "UPDATE"
+	case *ast.DeleteStmt:
+		return deleteTargets(st), "DELETE"
+	}
+	return nil, ""
+}

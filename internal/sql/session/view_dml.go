@@ -3,35 +3,19 @@ package session
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
 // refuseViewWrite refuses INSERT, REPLACE, UPDATE and DELETE whose target
-// is a view: Strata's views are read-only. The errors are MySQL's for a
-// view it cannot write through: 1471 (not insertable-into) and 1288 (not
-// updatable).
-func (s *Session) refuseViewWrite(stmt ast.StmtNode) error {
-	var targets []*ast.TableName
-	kind := ""
-	switch st := stmt.(type) {
-	case *ast.ExplainStmt:
-		return s.refuseViewWrite(st.Stmt)
-	case *ast.InsertStmt:
-		if st.Table == nil {
-			return nil
-		}
-		targets, kind = tablesIn(st.Table), "INSERT"
-		if st.IsReplace {
-			kind = "REPLACE"
-		}
-	case *ast.UpdateStmt:
-		targets, kind = updateTargets(st), "UPDATE"
-	case *ast.DeleteStmt:
-		targets, kind = deleteTargets(st), "DELETE"
-	default:
-		return nil
+// is a view of is: Strata's views are read-only. The errors are MySQL's
+// for a view it cannot write through: 1471 (not insertable-into) and 1288
+// (not updatable).
+func (s *Session) refuseViewWrite(is *catalog.InfoSchema, stmt ast.StmtNode) error {
+	if ex, ok := stmt.(*ast.ExplainStmt); ok {
+		return s.refuseViewWrite(is, ex.Stmt)
 	}
-	is := s.d.catalog.InfoSchema()
+	targets, kind := writeTargets(stmt)
 	for _, tn := range targets {
 		db := tn.Schema.O
 		if db == "" {
