@@ -16,42 +16,59 @@ type interval struct {
 	micros                                 int64
 }
 
-// compoundFields is the number of fields of a compound unit's text and
-// whether its last field is microseconds.
-func compoundFields(u ast.TimeUnitType) (n int, micro bool) {
-	switch u {
-	case ast.TimeUnitYearMonth, ast.TimeUnitDayHour, ast.TimeUnitHourMinute, ast.TimeUnitMinuteSecond:
-		return 2, false
-	case ast.TimeUnitDayMinute, ast.TimeUnitHourSecond:
-		return 3, false
-	case ast.TimeUnitDaySecond:
-		return 4, false
-	case ast.TimeUnitSecondMicrosecond:
-		return 2, true
-	case ast.TimeUnitMinuteMicrosecond:
-		return 3, true
-	case ast.TimeUnitHourMicrosecond:
-		return 4, true
-	case ast.TimeUnitDayMicrosecond:
-		return 5, true
+// The fields of a time unit, largest first.
+const (
+	fieldYear = iota
+	fieldMonth
+	fieldDay
+	fieldHour
+	fieldMinute
+	fieldSecond
+	fieldMicro
+)
+
+// unitFields are the first and last field of each unit INTERVAL and
+// EXTRACT take (WEEK counts days, QUARTER months): one field for the
+// simple units, several for the compound ones ('1 2:03' DAY_MINUTE).
+var unitFields = map[ast.TimeUnitType][2]int{
+	ast.TimeUnitYear: {fieldYear, fieldYear}, ast.TimeUnitQuarter: {fieldMonth, fieldMonth},
+	ast.TimeUnitMonth: {fieldMonth, fieldMonth}, ast.TimeUnitWeek: {fieldDay, fieldDay},
+	ast.TimeUnitDay: {fieldDay, fieldDay}, ast.TimeUnitHour: {fieldHour, fieldHour},
+	ast.TimeUnitMinute: {fieldMinute, fieldMinute}, ast.TimeUnitSecond: {fieldSecond, fieldSecond},
+	ast.TimeUnitMicrosecond: {fieldMicro, fieldMicro},
+	ast.TimeUnitYearMonth:   {fieldYear, fieldMonth},
+	ast.TimeUnitDayHour:     {fieldDay, fieldHour}, ast.TimeUnitDayMinute: {fieldDay, fieldMinute},
+	ast.TimeUnitDaySecond: {fieldDay, fieldSecond}, ast.TimeUnitDayMicrosecond: {fieldDay, fieldMicro},
+	ast.TimeUnitHourMinute: {fieldHour, fieldMinute}, ast.TimeUnitHourSecond: {fieldHour, fieldSecond},
+	ast.TimeUnitHourMicrosecond: {fieldHour, fieldMicro},
+	ast.TimeUnitMinuteSecond:    {fieldMinute, fieldSecond}, ast.TimeUnitMinuteMicrosecond: {fieldMinute, fieldMicro},
+	ast.TimeUnitSecondMicrosecond: {fieldSecond, fieldMicro},
+}
+
+// field returns the interval's field i.
+func (iv *interval) field(i int) *int64 {
+	switch i {
+	case fieldYear:
+		return &iv.years
+	case fieldMonth:
+		return &iv.months
+	case fieldDay:
+		return &iv.days
+	case fieldHour:
+		return &iv.hours
+	case fieldMinute:
+		return &iv.mins
+	case fieldSecond:
+		return &iv.secs
 	}
-	return 0, false
+	return &iv.micros
 }
 
 // unitHasTime reports units finer than a day.
-func unitHasTime(u ast.TimeUnitType) bool {
-	switch u {
-	case ast.TimeUnitDay, ast.TimeUnitWeek, ast.TimeUnitMonth, ast.TimeUnitQuarter, ast.TimeUnitYear, ast.TimeUnitYearMonth:
-		return false
-	}
-	return true
-}
+func unitHasTime(u ast.TimeUnitType) bool { return unitFields[u][1] >= fieldHour }
 
 // unitHasMicro reports units with a microseconds field.
-func unitHasMicro(u ast.TimeUnitType) bool {
-	_, m := compoundFields(u)
-	return m || u == ast.TimeUnitMicrosecond
-}
+func unitHasMicro(u ast.TimeUnitType) bool { return unitFields[u][1] == fieldMicro }
 
 // parseInterval reads an INTERVAL value of unit u as MySQL's
 // get_interval_value does: simple units take an integer (SECOND keeps a
@@ -59,39 +76,22 @@ func unitHasMicro(u ast.TimeUnitType) bool {
 // ('1 2:03:04' DAY_SECOND), missing leading fields being zero; ok false
 // (NULL) for too many fields.
 func parseInterval(ctx EvalContext, d *types.Datum, u ast.TimeUnitType) (iv interval, ok bool) {
-	if n, micro := compoundFields(u); n > 0 {
+	span, known := unitFields[u]
+	if !known {
+		return iv, false
+	}
+	if n := span[1] - span[0] + 1; n > 1 {
 		s := strings.TrimLeft(string(toBytes(d)), " \t\n")
 		if strings.HasPrefix(s, "-") {
 			iv.neg = true
 			s = s[1:]
 		}
-		vals, ok := intervalFields(s, n, micro)
+		vals, ok := intervalFields(s, n, span[1] == fieldMicro)
 		if !ok {
 			return iv, false
 		}
-		switch u {
-		case ast.TimeUnitYearMonth:
-			iv.years, iv.months = vals[0], vals[1]
-		case ast.TimeUnitDayHour:
-			iv.days, iv.hours = vals[0], vals[1]
-		case ast.TimeUnitDayMinute:
-			iv.days, iv.hours, iv.mins = vals[0], vals[1], vals[2]
-		case ast.TimeUnitDaySecond:
-			iv.days, iv.hours, iv.mins, iv.secs = vals[0], vals[1], vals[2], vals[3]
-		case ast.TimeUnitHourMinute:
-			iv.hours, iv.mins = vals[0], vals[1]
-		case ast.TimeUnitHourSecond:
-			iv.hours, iv.mins, iv.secs = vals[0], vals[1], vals[2]
-		case ast.TimeUnitMinuteSecond:
-			iv.mins, iv.secs = vals[0], vals[1]
-		case ast.TimeUnitDayMicrosecond:
-			iv.days, iv.hours, iv.mins, iv.secs, iv.micros = vals[0], vals[1], vals[2], vals[3], vals[4]
-		case ast.TimeUnitHourMicrosecond:
-			iv.hours, iv.mins, iv.secs, iv.micros = vals[0], vals[1], vals[2], vals[3]
-		case ast.TimeUnitMinuteMicrosecond:
-			iv.mins, iv.secs, iv.micros = vals[0], vals[1], vals[2]
-		case ast.TimeUnitSecondMicrosecond:
-			iv.secs, iv.micros = vals[0], vals[1]
+		for k, v := range vals {
+			*iv.field(span[0] + k) = v
 		}
 		return iv, true
 	}
@@ -127,27 +127,12 @@ func parseInterval(ctx EvalContext, d *types.Datum, u ast.TimeUnitType) (iv inte
 		iv.neg, v = true, -v
 	}
 	switch u {
-	case ast.TimeUnitMicrosecond:
-		iv.micros = v
-	case ast.TimeUnitSecond:
-		iv.secs = v
-	case ast.TimeUnitMinute:
-		iv.mins = v
-	case ast.TimeUnitHour:
-		iv.hours = v
-	case ast.TimeUnitDay:
-		iv.days = v
 	case ast.TimeUnitWeek:
-		iv.days = 7 * v
-	case ast.TimeUnitMonth:
-		iv.months = v
+		v *= 7
 	case ast.TimeUnitQuarter:
-		iv.months = 3 * v
-	case ast.TimeUnitYear:
-		iv.years = v
-	default:
-		return iv, false
+		v *= 3
 	}
+	*iv.field(span[0]) = v
 	return iv, true
 }
 

@@ -53,20 +53,11 @@ func (b *builder) unitFuncCall(n *ast.FuncCallExpr, name string, want arity) (Ex
 		args[0], args[1] = args[1], args[0]
 		name = "date_add"
 	}
-	if _, ok := intervalUnits[unit]; !ok {
+	if _, ok := unitFields[unit]; !ok {
 		return nil, notSupported("INTERVAL unit " + unit.String())
 	}
 	ft := dateAddType(args[0], args[1], unit)
 	return b.newFunc(name, args, ft, &dateAddFunc{sub: name == "date_sub", unit: unit, ft: ft}), nil
-}
-
-var intervalUnits = map[ast.TimeUnitType]struct{}{
-	ast.TimeUnitMicrosecond: {}, ast.TimeUnitSecond: {}, ast.TimeUnitMinute: {}, ast.TimeUnitHour: {},
-	ast.TimeUnitDay: {}, ast.TimeUnitWeek: {}, ast.TimeUnitMonth: {}, ast.TimeUnitQuarter: {}, ast.TimeUnitYear: {},
-	ast.TimeUnitSecondMicrosecond: {}, ast.TimeUnitMinuteMicrosecond: {}, ast.TimeUnitMinuteSecond: {},
-	ast.TimeUnitHourMicrosecond: {}, ast.TimeUnitHourSecond: {}, ast.TimeUnitHourMinute: {},
-	ast.TimeUnitDayMicrosecond: {}, ast.TimeUnitDaySecond: {}, ast.TimeUnitDayMinute: {}, ast.TimeUnitDayHour: {},
-	ast.TimeUnitYearMonth: {},
 }
 
 // dateAddType is MySQL's result type of DATE_ADD: DATE for a DATE and a
@@ -183,70 +174,45 @@ func (f *dateAddFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (t
 type extractFunc struct{ unit ast.TimeUnitType }
 
 func (f *extractFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
-	var y, mo, d, h, mi, s, us int64
+	span, known := unitFields[f.unit]
+	if !known {
+		return types.NewNullDatum(), nil
+	}
+	var fields [fieldMicro + 1]int64
 	sign := int64(1)
-	switch f.unit {
-	case ast.TimeUnitYear, ast.TimeUnitYearMonth, ast.TimeUnitQuarter, ast.TimeUnitMonth, ast.TimeUnitWeek, ast.TimeUnitDay:
+	if !unitHasTime(f.unit) {
 		t, ok, err := evalTimeArg(ctx, row, args[0])
 		if err != nil || !ok {
 			return types.NewNullDatum(), err
 		}
-		y, mo, d = int64(t.Year), int64(t.Month), int64(t.Day)
-	default:
-		tv, ok, err := evalClock(ctx, row, args[0])
+		fields[fieldYear], fields[fieldMonth], fields[fieldDay] = int64(t.Year), int64(t.Month), int64(t.Day)
+	} else {
+		c, ok, err := evalClock(ctx, row, args[0])
 		if err != nil || !ok {
 			return types.NewNullDatum(), err
 		}
-		d, h, mi, s, us = tv.day, tv.hour, tv.min, tv.sec, tv.micro
-		if tv.neg {
+		fields[fieldDay], fields[fieldHour], fields[fieldMinute], fields[fieldSecond], fields[fieldMicro] =
+			c.day, c.hour, c.min, c.sec, c.micro
+		if c.neg {
 			sign = -1
 		}
 	}
-	var v int64
 	switch f.unit {
-	case ast.TimeUnitYear:
-		v = y
-	case ast.TimeUnitYearMonth:
-		v = y*100 + mo
 	case ast.TimeUnitQuarter:
-		v = (mo + 2) / 3
-	case ast.TimeUnitMonth:
-		v = mo
+		return types.NewIntDatum((fields[fieldMonth] + 2) / 3), nil
 	case ast.TimeUnitWeek:
-		w, _ := calcWeek(int(y), int(mo), int(d), weekModeOf(0))
-		v = int64(w)
-	case ast.TimeUnitDay:
-		v = d
-	case ast.TimeUnitDayHour:
-		v = d*100 + h
-	case ast.TimeUnitDayMinute:
-		v = (d*100+h)*100 + mi
-	case ast.TimeUnitDaySecond:
-		v = ((d*100+h)*100+mi)*100 + s
-	case ast.TimeUnitDayMicrosecond:
-		v = (((d*100+h)*100+mi)*100+s)*1000000 + us
-	case ast.TimeUnitHour:
-		v = h
-	case ast.TimeUnitHourMinute:
-		v = h*100 + mi
-	case ast.TimeUnitHourSecond:
-		v = (h*100+mi)*100 + s
-	case ast.TimeUnitHourMicrosecond:
-		v = ((h*100+mi)*100+s)*1000000 + us
-	case ast.TimeUnitMinute:
-		v = mi
-	case ast.TimeUnitMinuteSecond:
-		v = mi*100 + s
-	case ast.TimeUnitMinuteMicrosecond:
-		v = (mi*100+s)*1000000 + us
-	case ast.TimeUnitSecond:
-		v = s
-	case ast.TimeUnitSecondMicrosecond:
-		v = s*1000000 + us
-	case ast.TimeUnitMicrosecond:
-		v = us
-	default:
-		return types.NewNullDatum(), nil
+		w, _ := calcWeek(int(fields[fieldYear]), int(fields[fieldMonth]), int(fields[fieldDay]), weekModeOf(0))
+		return types.NewIntDatum(int64(w)), nil
+	}
+	// The unit's fields' digits side by side: two each, six for
+	// microseconds.
+	var v int64
+	for i := span[0]; i <= span[1]; i++ {
+		if i == fieldMicro {
+			v = v*1000000 + fields[i]
+		} else {
+			v = v*100 + fields[i]
+		}
 	}
 	return types.NewIntDatum(sign * v), nil
 }
