@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -69,22 +70,10 @@ func TestIntervalFields(t *testing.T) {
 		{"", 2, false, []int64{0, 0}, true},
 	} {
 		got, ok := intervalFields(c.s, c.n, c.micro)
-		if ok != c.ok || (ok && !equalInts(got, c.want)) {
+		if ok != c.ok || (ok && !slices.Equal(got, c.want)) {
 			t.Errorf("intervalFields(%q, %d) = %v %v, want %v %v", c.s, c.n, got, ok, c.want, c.ok)
 		}
 	}
-}
-
-func equalInts(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestAddIntervalClampsMonths(t *testing.T) {
