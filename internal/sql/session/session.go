@@ -127,9 +127,6 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 	// DESCRIBE t parses as EXPLAIN of SHOW COLUMNS.
 	if ex, ok := stmt.(*ast.ExplainStmt); ok {
 		if show, ok := ex.Stmt.(*ast.ShowStmt); ok {
-			if r, ok, err := s.execShowView(ctx, show); ok {
-				return r, err
-			}
 			return s.execShow(ctx, show)
 		}
 	}
@@ -145,18 +142,6 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 	case *ast.RollbackStmt:
 		return &okResult{}, s.rollback()
 	case *ast.ShowStmt:
-		if r, ok, err := s.execShowView(ctx, st); ok {
-			return r, err
-		}
-		if st.Tp == ast.ShowProcessList {
-			return s.execShowProcessList(ctx, st.Full)
-		}
-		if st.Tp == ast.ShowGrants {
-			return s.execShowGrants(ctx, st)
-		}
-		if r, ok, err := s.execShowStats(ctx, st); ok {
-			return r, err
-		}
 		return s.execShow(ctx, st)
 	case *ast.KillStmt:
 		return s.execKill(st)

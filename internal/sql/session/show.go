@@ -17,12 +17,22 @@ import (
 
 var errNoTablesUsed = sqlerr.Newf(sqlerr.ErrUnknown, "No tables used")
 
-// execShow runs a SHOW statement.
+// execShow runs a SHOW statement (DESCRIBE too: a SHOW COLUMNS).
 func (s *Session) execShow(ctx context.Context, st *ast.ShowStmt) (server.Result, error) {
+	if res, ok, err := s.execShowView(ctx, st); ok {
+		return res, err
+	}
 	if res, ok, err := s.execShowCatalog(ctx, st); ok {
 		return res, err
 	}
+	if res, ok, err := s.execShowStats(ctx, st); ok {
+		return res, err
+	}
 	switch st.Tp {
+	case ast.ShowProcessList:
+		return s.execShowProcessList(ctx, st.Full)
+	case ast.ShowGrants:
+		return s.execShowGrants(ctx, st)
 	case ast.ShowVariables:
 		scope := sysvar.ScopeSession
 		if st.GlobalScope {

@@ -37,8 +37,6 @@ func (s *Session) execShowCatalog(ctx context.Context, st *ast.ShowStmt) (res se
 		r, err = s.showCreateTable(ctx, st)
 	case ast.ShowCreateDatabase:
 		r, err = s.showCreateDatabase(ctx, st)
-	case ast.ShowCreateView:
-		return nil, true, s.showCreateView(ctx, st)
 	case ast.ShowCollation:
 		r, err = s.memTableShow(ctx, "COLLATIONS", []string{"Collation", "Charset", "Id", "Default", "Compiled",
 			"Sortlen", "Pad_attribute"}, []int{0, 1, 2, 3, 4, 5, 6})
@@ -221,17 +219,22 @@ func (s *Session) showColumns(ctx context.Context, st *ast.ShowStmt) (*showRows,
 	if err != nil {
 		return nil, err
 	}
-	all := infoschema.ColumnsRowsOf(s.infoSource(ctx, s.d.catalog.InfoSchema()), db, t)
+	return describeRows(st, infoschema.ColumnsRowsOf(s.infoSource(ctx, s.d.catalog.InfoSchema()), db, t)), nil
+}
+
+// describeRows projects a table's COLUMNS rows to SHOW [FULL] COLUMNS'
+// (DESCRIBE's) columns, keeping those DESCRIBE t col names.
+func describeRows(st *ast.ShowStmt, columns [][]types.Datum) *showRows {
 	// Field, Type, [Collation], Null, Key, Default, Extra, [Privileges, Comment]
 	names, idx := catalog.DescribeColumnNames, []int{3, 15, 6, 16, 5, 17}
 	if st.Full {
 		names, idx = catalog.FullColumnNames, []int{3, 15, 14, 6, 16, 5, 17, 18, 19}
 	}
-	r := project(infoschema.Lookup("COLUMNS"), all, names, idx)
+	r := project(infoschema.Lookup("COLUMNS"), columns, names, idx)
 	if st.Column != nil { // DESCRIBE t col: col is a LIKE pattern
 		r.rows = likeRows(r.rows, st.Column.Name.O)
 	}
-	return r, nil
+	return r
 }
 
 // showIndexCols are SHOW INDEX's columns (MySQL 8), from STATISTICS'.
@@ -272,14 +275,4 @@ func (s *Session) showCreateDatabase(ctx context.Context, st *ast.ShowStmt) (*sh
 		text = strings.Replace(text, "CREATE DATABASE ", "CREATE DATABASE /*!32312 IF NOT EXISTS*/ ", 1)
 	}
 	return varcharRows([]string{"Database", "Create Database"}, [][]string{{db.Name, text}}), nil
-}
-
-// showCreateView: Strata has no views yet, so a table is not one (1347)
-// and anything else does not exist (1146).
-func (s *Session) showCreateView(ctx context.Context, st *ast.ShowStmt) error {
-	db, t, err := s.tableOf(ctx, st.Table, "")
-	if err != nil {
-		return err
-	}
-	return sqlerr.New(mysql.ErrWrongObject, db, t.Name, "VIEW")
 }

@@ -72,15 +72,7 @@ func (s *Session) showViewColumns(ctx context.Context, st *ast.ShowStmt) (res se
 		cc.FieldType = *viewColumnType(cols[i].Ft)
 		fresh.Columns[i] = &cc
 	}
-	all := infoschema.ColumnsRowsOf(s.infoSource(ctx, q.is), db, &fresh)
-	names, idx := catalog.DescribeColumnNames, []int{3, 15, 6, 16, 5, 17}
-	if st.Full {
-		names, idx = catalog.FullColumnNames, []int{3, 15, 14, 6, 16, 5, 17, 18, 19}
-	}
-	r := project(infoschema.Lookup("COLUMNS"), all, names, idx)
-	if st.Column != nil { // DESCRIBE v col: col is a LIKE pattern
-		r.rows = likeRows(r.rows, st.Column.Name.O)
-	}
+	r := describeRows(st, infoschema.ColumnsRowsOf(s.infoSource(ctx, q.is), db, &fresh))
 	if err := r.filter(q, st); err != nil {
 		return nil, true, err
 	}
