@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/charset"
@@ -41,41 +40,14 @@ func (s *Session) infoSource(ctx context.Context, is *catalog.InfoSchema) *infos
 	if acc.Global.Has(privilege.SelectPriv) {
 		src.Accounts = s.d.privs.Snapshot().Accounts()
 	}
-	src.Processes = s.processes(acc)
+	// PROCESSLIST: every session for an account with SUPER (MySQL's
+	// PROCESS), else the user's own.
+	src.Processes = s.d.processes(func(o *Session) bool {
+		return acc.Global.Has(privilege.SuperPriv) || o.conn.User == s.conn.User
+	})
 	src.Charsets, src.Collations = knownCharsets()
 	src.TableRows = s.d.tableRows
 	return src
-}
-
-// processes lists the sessions PROCESSLIST shows: all of them for an
-// account with SUPER (MySQL's PROCESS), else the user's own.
-func (s *Session) processes(acc *privilege.Account) []infoschema.Process {
-	s.d.mu.Lock()
-	sessions := make([]*Session, 0, len(s.d.sessions))
-	for _, o := range s.d.sessions {
-		if acc.Global.Has(privilege.SuperPriv) || o.conn.User == s.conn.User {
-			sessions = append(sessions, o)
-		}
-	}
-	s.d.mu.Unlock()
-	sort.Slice(sessions, func(i, j int) bool { return sessions[i].conn.ID < sessions[j].conn.ID })
-	out := make([]infoschema.Process, 0, len(sessions))
-	for _, o := range sessions {
-		o.proc.mu.Lock()
-		cmd, sql, since := o.proc.command, o.proc.sql, o.proc.since
-		o.proc.mu.Unlock()
-		if cmd == "" {
-			cmd = "Sleep"
-		}
-		// o.db is read unlocked, as SHOW PROCESSLIST does.
-		p := infoschema.Process{ID: uint64(o.conn.ID), User: o.conn.User, Host: o.conn.Host, DB: o.db,
-			Command: cmd, State: stateOf(cmd), Info: sql, HasInfo: cmd == "Query"}
-		if !since.IsZero() {
-			p.Time = int64(time.Since(since).Seconds())
-		}
-		out = append(out, p)
-	}
-	return out
 }
 
 // charsetDescriptions are MySQL 8's descriptions where the parser's

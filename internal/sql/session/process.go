@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/strata-db/strata/internal/sql/infoschema"
 	"github.com/strata-db/strata/internal/sql/server"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/types"
@@ -53,14 +54,41 @@ var processListNames = []string{"Id", "User", "Host", "db", "Command", "Time", "
 // execShowProcessList lists the sessions of this server; Info is cut to
 // 100 characters unless FULL.
 func (s *Session) execShowProcessList(ctx context.Context, full bool) (server.Result, error) {
-	s.d.mu.Lock()
-	sessions := make([]*Session, 0, len(s.d.sessions))
-	for _, o := range s.d.sessions {
-		sessions = append(sessions, o)
-	}
-	s.d.mu.Unlock()
-	sort.Slice(sessions, func(i, j int) bool { return sessions[i].conn.ID < sessions[j].conn.ID })
 	var rows [][]types.Datum
+	for _, p := range s.d.processes(func(*Session) bool { return true }) {
+		info := types.NewNullDatum()
+		if p.HasInfo {
+			sql := p.Info
+			if !full && len(sql) > 100 {
+				sql = sql[:100]
+			}
+			info = types.NewStringDatum(sql)
+		}
+		db := types.NewNullDatum()
+		if p.DB != "" {
+			db = types.NewStringDatum(p.DB)
+		}
+		rows = append(rows, []types.Datum{
+			types.NewIntDatum(int64(p.ID)), types.NewStringDatum(p.User), types.NewStringDatum(p.Host),
+			db, types.NewStringDatum(p.Command), types.NewIntDatum(p.Time), types.NewStringDatum(p.State), info,
+		})
+	}
+	return datumsResult(processListNames, rows), nil
+}
+
+// processes lists the sessions keep accepts, by connection id, as
+// PROCESSLIST shows them (SHOW PROCESSLIST too).
+func (d *Domain) processes(keep func(o *Session) bool) []infoschema.Process {
+	d.mu.Lock()
+	sessions := make([]*Session, 0, len(d.sessions))
+	for _, o := range d.sessions {
+		if keep(o) {
+			sessions = append(sessions, o)
+		}
+	}
+	d.mu.Unlock()
+	sort.Slice(sessions, func(i, j int) bool { return sessions[i].conn.ID < sessions[j].conn.ID })
+	out := make([]infoschema.Process, 0, len(sessions))
 	for _, o := range sessions {
 		o.proc.mu.Lock()
 		cmd, sql, since := o.proc.command, o.proc.sql, o.proc.since
@@ -68,27 +96,15 @@ func (s *Session) execShowProcessList(ctx context.Context, full bool) (server.Re
 		if cmd == "" {
 			cmd = "Sleep"
 		}
-		if !full && len(sql) > 100 {
-			sql = sql[:100]
-		}
-		info := types.NewNullDatum()
-		if cmd == "Query" {
-			info = types.NewStringDatum(sql)
-		}
-		db := types.NewNullDatum()
-		if o.db != "" {
-			db = types.NewStringDatum(o.db)
-		}
-		secs := int64(0)
+		// o.db is read unlocked, as SHOW PROCESSLIST always did.
+		p := infoschema.Process{ID: uint64(o.conn.ID), User: o.conn.User, Host: o.conn.Host, DB: o.db,
+			Command: cmd, State: stateOf(cmd), Info: sql, HasInfo: cmd == "Query"}
 		if !since.IsZero() {
-			secs = int64(time.Since(since).Seconds())
+			p.Time = int64(time.Since(since).Seconds())
 		}
-		rows = append(rows, []types.Datum{
-			types.NewIntDatum(int64(o.conn.ID)), types.NewStringDatum(o.conn.User), types.NewStringDatum(o.conn.Host),
-			db, types.NewStringDatum(cmd), types.NewIntDatum(secs), types.NewStringDatum(stateOf(cmd)), info,
-		})
+		out = append(out, p)
 	}
-	return datumsResult(processListNames, rows), nil
+	return out
 }
 
 func stateOf(cmd string) string {
