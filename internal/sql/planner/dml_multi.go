@@ -60,28 +60,15 @@ func (n *lnode) dmlTargets(off int, out []dmlTarget) []dmlTarget {
 	inner = n.l.dmlTargets(0, inner)
 	inner = n.r.dmlTargets(nl, inner)
 	for _, t := range inner {
-		first, handle := t.first, t.handle
-		if n.outMap != nil {
-			// USING moves columns: the target needs its own, in order.
-			pos := func(src int) int {
-				for o, s := range n.outMap {
-					if s == src {
-						return o
-					}
-				}
-				return -1
-			}
-			f := pos(first)
-			ok := f >= 0
-			for i := 0; ok && i <= handle-first; i++ {
-				ok = pos(first+i) == f+i
-			}
-			if !ok {
-				continue
-			}
-			first, handle = f, f+handle-first
+		// USING moves columns: the target needs its own, in order.
+		f := n.outPos(t.first)
+		ok := f >= 0
+		for i := 0; ok && i <= t.handle-t.first; i++ {
+			ok = n.outPos(t.first+i) == f+i
 		}
-		out = append(out, dmlTarget{src: t.src, first: first + off, handle: handle + off})
+		if ok {
+			out = append(out, dmlTarget{src: t.src, first: f + off, handle: f + t.handle - t.first + off})
+		}
 	}
 	return out
 }

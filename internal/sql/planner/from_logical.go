@@ -331,17 +331,24 @@ func (n *lnode) lockTargets() []lockTarget {
 	for _, t := range n.r.lockTargets() {
 		out = append(out, lockTarget{table: t.table, handle: t.handle + nl})
 	}
-	if n.outMap != nil {
-		for i := range out {
-			for o, src := range n.outMap {
-				if src == out[i].handle {
-					out[i].handle = o
-					break
-				}
-			}
-		}
+	for i := range out {
+		out[i].handle = n.outPos(out[i].handle)
 	}
 	return out
+}
+
+// outPos is the position in a join's columns of its joined column src
+// (they differ for USING / NATURAL joins; -1 when not there).
+func (n *lnode) outPos(src int) int {
+	if n.outMap == nil {
+		return src
+	}
+	for o, s := range n.outMap {
+		if s == src {
+			return o
+		}
+	}
+	return -1
 }
 
 // cteSource is the FROM item reading a CTE (its working rows inside its
