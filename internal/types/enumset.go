@@ -33,17 +33,6 @@ func matchElem(elems []string, s string, ci bool) int {
 	return -1
 }
 
-// EnumIndex returns the 1-based index of an ENUM column's member named
-// exactly name (as stored), 0 if none.
-func (ft *FieldType) EnumIndex(name string) uint64 {
-	for i, e := range ft.Elems {
-		if e == name {
-			return uint64(i + 1)
-		}
-	}
-	return 0
-}
-
 // EnumDatum returns the ENUM datum of index i of column type ft (” and
 // index 0 when i is not a member).
 func (ft *FieldType) EnumDatum(i uint64) Datum {
@@ -73,7 +62,8 @@ func (ft *FieldType) SetDatum(m uint64) Datum {
 	return NewSetDatum(sb.String(), kept)
 }
 
-// EnumIndexBytes is EnumIndex of a name given as bytes.
+// EnumIndexBytes returns the 1-based index of an ENUM column's member
+// named exactly name (as stored), 0 if none.
 func (ft *FieldType) EnumIndexBytes(name []byte) uint64 {
 	for i, e := range ft.Elems {
 		if e == string(name) {
@@ -200,9 +190,7 @@ func convertToBit(d *Datum, ft *FieldType) (Datum, error) {
 		for _, c := range b {
 			v = v<<8 | uint64(c)
 		}
-	case KindInt64:
-		v = uint64(d.i)
-	case KindUint64:
+	case KindInt64, KindUint64:
 		v = uint64(d.i)
 	default:
 		iv, err := datumToInt(d)
@@ -222,7 +210,6 @@ func convertToBit(d *Datum, ft *FieldType) (Datum, error) {
 // strings '0' and '00' are 2000; a date gives its year. Anything else is
 // ErrOverflow (1264), or ErrIncorrectValue for text that is no number.
 func convertToYear(d *Datum, ft *FieldType) (Datum, error) {
-	var v int64
 	switch d.k {
 	case KindString, KindBytes, KindEnum, KindSet:
 		s := strings.TrimSpace(string(d.b))
@@ -239,16 +226,12 @@ func convertToYear(d *Datum, ft *FieldType) (Datum, error) {
 		t := d.GetTime()
 		return NewIntDatum(int64(t.Year)), nil
 	default:
-		iv, err := datumToInt(d)
+		v, err := datumToInt(d)
 		if err != nil {
 			return NewIntDatum(0), fmt.Errorf("%w: %s for YEAR", ErrOverflow, d.String())
 		}
-		v = iv
-		if v == 0 {
-			return NewIntDatum(0), nil
-		}
+		return fitYear(v) // the number 0 is the year 0
 	}
-	return fitYear(v)
 }
 
 func fitYear(v int64) (Datum, error) {
