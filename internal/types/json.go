@@ -202,6 +202,15 @@ func (j JSON) withMember(key string, v JSON) JSON {
 	return o
 }
 
+// withoutMember returns a copy of object j without its member i.
+func (j JSON) withoutMember(i int) JSON {
+	return JSON{
+		Type:  JSONObject,
+		Keys:  append(append([]string(nil), j.Keys[:i]...), j.Keys[i+1:]...),
+		Elems: append(append([]JSON(nil), j.Elems[:i]...), j.Elems[i+1:]...),
+	}
+}
+
 // Len is JSON_LENGTH: elements of an array, members of an object, 1 for a
 // scalar.
 func (j *JSON) Len() int {
@@ -274,8 +283,8 @@ func MergePatchJSON(target, patch JSON) JSON {
 	for i, k := range patch.Keys {
 		v := patch.Elems[i]
 		if v.Type == JSONNull {
-			if _, ok := r.keyIndex(k); ok {
-				r = removeAt(r, []pathLeg{{kind: legMember, key: k}})
+			if at, ok := r.keyIndex(k); ok {
+				r = r.withoutMember(at)
 			}
 			continue
 		}

@@ -67,7 +67,7 @@ func CompareJSON(a, b *JSON) int {
 			return c
 		}
 		for i := range a.Keys {
-			if c := strings.Compare(a.Keys[i], b.Keys[i]); c != 0 {
+			if a.Keys[i] != b.Keys[i] {
 				if jsonKeyLess(a.Keys[i], b.Keys[i]) {
 					return -1
 				}

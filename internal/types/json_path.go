@@ -376,11 +376,8 @@ func removeAt(j JSON, legs []pathLeg) JSON {
 		if !ok {
 			return j
 		}
-		o := JSON{Type: JSONObject}
 		if last {
-			o.Keys = append(append([]string(nil), j.Keys[:i]...), j.Keys[i+1:]...)
-			o.Elems = append(append([]JSON(nil), j.Elems[:i]...), j.Elems[i+1:]...)
-			return o
+			return j.withoutMember(i)
 		}
 		return j.withMember(leg.key, removeAt(j.Elems[i], legs[1:]))
 	case legIndex:
