@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 )
 
@@ -199,11 +200,11 @@ func (d *jsonDecoder) value(depth int) (JSON, error) {
 			return JSON{}, err
 		}
 		dec, err := ParseDecimal(s)
-		if err != nil {
+		if err != nil || dec.Form != apd.Finite { // ParseDecimal("1e10000") is NaN
 			return JSON{}, ErrCorruptJSON
 		}
 		return JSONFromDecimal(dec), nil
-	case jbDate, jbDatetime:
+	case jbDate, jbDatetime, jbTime:
 		v, err := d.u64()
 		if err != nil {
 			return JSON{}, err
@@ -212,21 +213,13 @@ func (d *jsonDecoder) value(depth int) (JSON, error) {
 		if err != nil {
 			return JSON{}, err
 		}
-		tp := byte(mysql.TypeDatetime)
-		if tag == jbDate {
-			tp = mysql.TypeDate
+		switch tag {
+		case jbTime:
+			return JSONFromDuration(Duration{D: time.Duration(v), Fsp: fsp}), nil
+		case jbDate:
+			return JSONFromTime(TimeFromPacked(v, mysql.TypeDate, fsp)), nil
 		}
-		return JSONFromTime(TimeFromPacked(v, tp, fsp)), nil
-	case jbTime:
-		v, err := d.u64()
-		if err != nil {
-			return JSON{}, err
-		}
-		fsp, err := d.fsp()
-		if err != nil {
-			return JSON{}, err
-		}
-		return JSONFromDuration(Duration{D: time.Duration(v), Fsp: fsp}), nil
+		return JSONFromTime(TimeFromPacked(v, mysql.TypeDatetime, fsp)), nil
 	case jbArray:
 		n, err := d.count(1)
 		if err != nil {
