@@ -118,10 +118,11 @@ func (p *SetOp) initSchema() {
 	first := visible(p.Inputs[0].Schema())
 	p.cols = make([]OutCol, len(first))
 	for i, c := range first {
-		ft := c.Ft
-		for _, in := range p.Inputs[1:] {
-			ft = expr.MergeTypes(ft, visible(in.Schema())[i].Ft)
+		p.cols[i] = OutCol{Name: c.Name, Ft: c.Ft}
+	}
+	for _, in := range p.Inputs[1:] {
+		for i, c := range visible(in.Schema()) {
+			p.cols[i].Ft = expr.MergeTypes(p.cols[i].Ft, c.Ft)
 		}
-		p.cols[i] = OutCol{Name: c.Name, Ft: ft}
 	}
 }
