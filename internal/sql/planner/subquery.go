@@ -215,8 +215,7 @@ func (q *qbuilder) semiJoin(pred subqueryPred, kind JoinKind, cols []OutCol, s *
 	return func(p Plan) Plan {
 		j := Join{Kind: kind, Left: p, Right: inner, Cmp: shiftRight(cmp, len(cols), len(p.Schema()))}
 		if len(binds) == 0 {
-			nj := q.newJoin(j)
-			return nj
+			return q.newJoin(j)
 		}
 		a := &Apply{Join: j, Corr: binds}
 		a.initSchema()
