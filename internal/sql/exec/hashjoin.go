@@ -51,25 +51,22 @@ func (e *hashJoin) Open(ctx context.Context) error {
 		e.lbuf, e.rbuf = NewChunk(e.left, size), NewChunk(e.right, size)
 		e.j = newJoiner(e.ectx, e.p, e.left.FieldTypes(), e.right.FieldTypes())
 	}
-	build, buildBuf, keys := e.right, e.rbuf, e.p.EqRight
-	if e.p.BuildLeft {
-		build, buildBuf, keys = e.left, e.lbuf, e.p.EqLeft
-	}
+	build, _ := e.sides()
 	e.grace.close()
-	e.store = rowStore{fts: build.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
+	e.store = rowStore{fts: build.in.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
 	e.table.reset()
 	e.buildNull, e.buildRows = false, 0
 	e.probeRow, e.probeEOF = 0, false
 	e.out.reset(e.fts, size)
-	if len(keys) > 0 {
+	if len(build.keys) > 0 {
 		e.store.mem.AddSpiller(e)
 	}
 	e.building = true
 	defer func() { e.building = false }()
-	err := drainInto(ctx, build, buildBuf, func(c *chunk.Chunk) error {
+	err := drainInto(ctx, build.in, build.buf, func(c *chunk.Chunk) error {
 		for i := 0; i < c.NumRows(); i++ {
 			row := c.GetRow(i)
-			k, null, err := e.keyOf(keys, row)
+			k, null, err := e.keyOf(build.keys, row)
 			if err != nil {
 				return err
 			}
@@ -105,6 +102,24 @@ func (e *hashJoin) Open(ctx context.Context) error {
 	return nil
 }
 
+// joinSide is one input of a hash join: the executor, the chunk it is
+// read into and its equality keys.
+type joinSide struct {
+	in   Executor
+	buf  *chunk.Chunk
+	keys []expr.Expression
+}
+
+// sides returns the build input (the right one, unless BuildLeft) and
+// the probe input.
+func (e *hashJoin) sides() (build, probe joinSide) {
+	l, r := joinSide{e.left, e.lbuf, e.p.EqLeft}, joinSide{e.right, e.rbuf, e.p.EqRight}
+	if e.p.BuildLeft {
+		return l, r
+	}
+	return r, l
+}
+
 func (e *hashJoin) keyOf(keys []expr.Expression, row chunk.Row) ([]byte, bool, error) {
 	k, null, err := joinKeyOf(e.ectx, e.p, keys, row, e.key[:0])
 	e.key = k
@@ -118,33 +133,26 @@ func (e *hashJoin) Next(ctx context.Context, chk *chunk.Chunk) error {
 // fill probes rows until pending holds at least n rows or the probe side
 // ends.
 func (e *hashJoin) fill(ctx context.Context, n int) error {
-	probe, buf, keys := e.left, e.lbuf, e.p.EqLeft
-	if e.p.BuildLeft {
-		probe, buf, keys = e.right, e.rbuf, e.p.EqRight
-	}
 	if e.grace.spilled || e.grace.phase != graceOff {
 		return e.fillGrace(ctx, n)
 	}
+	_, pr := e.sides()
 	for e.out.rows.NumRows() < n {
-		if e.probeRow >= buf.NumRows() {
-			if err := probe.Next(ctx, buf); err != nil {
-				return err
-			}
-			e.probeRow = 0
-			if buf.NumRows() == 0 {
-				e.probeEOF = true
-				return nil
-			}
+		row, ok, err := e.nextProbe(ctx, pr)
+		if err != nil {
+			return err
 		}
-		row := buf.GetRow(e.probeRow)
-		e.probeRow++
-		if len(keys) == 0 {
+		if !ok {
+			e.probeEOF = true
+			return nil
+		}
+		if len(pr.keys) == 0 {
 			if err := e.probe(row, nil, false, true); err != nil {
 				return err
 			}
 			continue
 		}
-		k, null, err := e.keyOf(keys, row)
+		k, null, err := e.keyOf(pr.keys, row)
 		if err != nil {
 			return err
 		}
@@ -153,6 +161,21 @@ func (e *hashJoin) fill(ctx context.Context, n int) error {
 		}
 	}
 	return nil
+}
+
+// nextProbe returns the next row of the probe input (false at its end).
+func (e *hashJoin) nextProbe(ctx context.Context, pr joinSide) (chunk.Row, bool, error) {
+	if e.probeRow >= pr.buf.NumRows() {
+		if err := pr.in.Next(ctx, pr.buf); err != nil {
+			return chunk.Row{}, false, err
+		}
+		e.probeRow = 0
+		if pr.buf.NumRows() == 0 {
+			return chunk.Row{}, false, nil
+		}
+	}
+	e.probeRow++
+	return pr.buf.GetRow(e.probeRow - 1), true, nil
 }
 
 // probe emits the output of probe row (with join key k, or a NULL key)
@@ -178,7 +201,8 @@ func (e *hashJoin) probe(row chunk.Row, k []byte, null, keyless bool) error {
 		}
 	}
 	if e.p.BuildLeft {
-		return e.j.emitBuildLeft(e.out.rows, row, &e.store, cands)
+		_, err := e.j.pairs(e.out.rows, row, &e.store, cands, true)
+		return err
 	}
 	return e.j.emit(e.out.rows, row, &e.store, cands, forced)
 }
@@ -193,19 +217,4 @@ func (e *hashJoin) Close() error {
 		err = err2
 	}
 	return err
-}
-
-// emitBuildLeft is emit for an inner join probing with right row r.
-func (j *joiner) emitBuildLeft(out *chunk.Chunk, r chunk.Row, store *rowStore, cands []rowRef) error {
-	for _, ref := range cands {
-		l := store.get(ref)
-		t, err := j.match(l, r)
-		if err != nil {
-			return err
-		}
-		if t == tTrue {
-			appendPair(out, l, r, j.nl)
-		}
-	}
-	return nil
 }

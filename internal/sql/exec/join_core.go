@@ -138,17 +138,9 @@ func (j *joiner) match(l, r chunk.Row) (truth, error) {
 func (j *joiner) emit(out *chunk.Chunk, l chunk.Row, store *rowStore, cands []rowRef, forced truth) error {
 	switch j.kind {
 	case planner.InnerJoin, planner.LeftOuterJoin:
-		matched := false
-		for _, ref := range cands {
-			r := store.get(ref)
-			t, err := j.match(l, r)
-			if err != nil {
-				return err
-			}
-			if t == tTrue {
-				matched = true
-				appendPair(out, l, r, j.nl)
-			}
+		matched, err := j.pairs(out, l, store, cands, false)
+		if err != nil {
+			return err
 		}
 		if !matched && j.kind == planner.LeftOuterJoin {
 			out.AppendPartialRow(0, l)
@@ -194,6 +186,28 @@ func (j *joiner) emit(out *chunk.Chunk, l chunk.Row, store *rowStore, cands []ro
 		}
 	}
 	return nil
+}
+
+// pairs appends the joined rows of probe row p and the candidate build
+// rows (from store) that match it, and reports whether one did. With
+// buildLeft the build rows are the left side (an inner join only).
+func (j *joiner) pairs(out *chunk.Chunk, p chunk.Row, store *rowStore, cands []rowRef, buildLeft bool) (bool, error) {
+	matched := false
+	for _, ref := range cands {
+		l, r := p, store.get(ref)
+		if buildLeft {
+			l, r = r, l
+		}
+		t, err := j.match(l, r)
+		if err != nil {
+			return false, err
+		}
+		if t == tTrue {
+			matched = true
+			appendPair(out, l, r, j.nl)
+		}
+	}
+	return matched, nil
 }
 
 // appendPair appends the joined row (l, r).

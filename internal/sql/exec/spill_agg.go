@@ -49,22 +49,15 @@ type aggSpill struct {
 	level   int
 	parts   []*spillFile
 	pending []aggPart
-	seeds   []maphash.Seed
+	seeds   levelSeeds
 	codec   *rowCodec
 	rec     []byte
 	tmp     *chunk.Chunk
 	err     error // a write error (reported by the next charge)
 }
 
-func (s *aggSpill) seed(level int) maphash.Seed {
-	for len(s.seeds) <= level {
-		s.seeds = append(s.seeds, maphash.MakeSeed())
-	}
-	return s.seeds[level]
-}
-
 func (s *aggSpill) partOf(key []byte) *spillFile {
-	return s.parts[maphash.Bytes(s.seed(s.level), key)%aggPartitions]
+	return s.parts[maphash.Bytes(s.seeds.at(s.level), key)%aggPartitions]
 }
 
 // start makes the level's partition files.
@@ -73,16 +66,11 @@ func (s *aggSpill) start(fts []*types.FieldType) error {
 		s.codec = newRowCodec(fts)
 		s.tmp = chunk.New(fts, aggDecodeRows)
 	}
-	for i := 0; i < aggPartitions; i++ {
-		f, err := newSpillFile()
-		if err != nil {
-			closeSpillFiles(s.parts)
-			s.parts = nil
-			return err
-		}
-		s.parts = append(s.parts, f)
+	parts, err := newSpillFiles(aggPartitions)
+	if err != nil {
+		return err
 	}
-	s.active = true
+	s.parts, s.active = parts, true
 	return nil
 }
 

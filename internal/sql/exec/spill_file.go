@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"sync/atomic"
@@ -117,6 +118,32 @@ func (s *spillFile) Close() error {
 	err := s.f.Close()
 	s.f = nil
 	return err
+}
+
+// newSpillFiles creates n spill files (none when one fails).
+func newSpillFiles(n int) ([]*spillFile, error) {
+	fs := make([]*spillFile, 0, n)
+	for i := 0; i < n; i++ {
+		f, err := newSpillFile()
+		if err != nil {
+			closeSpillFiles(fs)
+			return nil, err
+		}
+		fs = append(fs, f)
+	}
+	return fs, nil
+}
+
+// levelSeeds are a partitioning operator's hash seeds, one per level of
+// partitioning (a partition partitioned again needs another hash).
+type levelSeeds []maphash.Seed
+
+// at returns level's seed, making it on first use.
+func (s *levelSeeds) at(level int) maphash.Seed {
+	for len(*s) <= level {
+		*s = append(*s, maphash.MakeSeed())
+	}
+	return (*s)[level]
 }
 
 // closeSpillFiles closes every file of fs.

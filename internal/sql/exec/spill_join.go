@@ -53,7 +53,7 @@ type graceJoin struct {
 	pparts  []*spillFile
 	pending []joinPart
 	cur     joinPart
-	seeds   []maphash.Seed
+	seeds   levelSeeds
 	bcodec  *rowCodec
 	pcodec  *rowCodec
 	rec     []byte
@@ -64,23 +64,7 @@ type graceJoin struct {
 }
 
 func (g *graceJoin) partIndex(key []byte) int {
-	for len(g.seeds) <= g.level {
-		g.seeds = append(g.seeds, maphash.MakeSeed())
-	}
-	return int(maphash.Bytes(g.seeds[g.level], key) % joinPartitions)
-}
-
-func newSpillFiles(n int) ([]*spillFile, error) {
-	fs := make([]*spillFile, 0, n)
-	for i := 0; i < n; i++ {
-		f, err := newSpillFile()
-		if err != nil {
-			closeSpillFiles(fs)
-			return nil, err
-		}
-		fs = append(fs, f)
-	}
-	return fs, nil
+	return int(maphash.Bytes(g.seeds.at(g.level), key) % joinPartitions)
 }
 
 // write encodes row into the partition of key.
@@ -115,14 +99,6 @@ func (g *graceJoin) endBuild() error {
 	return g.err
 }
 
-// buildSide returns the build input's keys and the probe's.
-func (e *hashJoin) sideKeys() (build, probe []expr.Expression) {
-	if e.p.BuildLeft {
-		return e.p.EqLeft, e.p.EqRight
-	}
-	return e.p.EqRight, e.p.EqLeft
-}
-
 // addBuild keeps a build row with a non-NULL key k: in memory, or in
 // its partition once the level has spilled.
 func (e *hashJoin) addBuild(k []byte, row chunk.Row) error {
@@ -146,13 +122,13 @@ func (e *hashJoin) addBuild(k []byte, row chunk.Row) error {
 // deepest level.
 func (e *hashJoin) Spill() (int64, error) {
 	g := &e.grace
-	bkeys, _ := e.sideKeys()
-	if !e.building || g.spilled || g.err != nil || len(bkeys) == 0 || g.level >= joinMaxLevel || e.store.n == 0 {
+	build, probe := e.sides()
+	if !e.building || g.spilled || g.err != nil || len(build.keys) == 0 || g.level >= joinMaxLevel || e.store.n == 0 {
 		return 0, nil
 	}
 	if g.bcodec == nil {
 		g.bcodec = newRowCodec(e.store.fts)
-		g.pcodec = newRowCodec(e.probeSide().FieldTypes())
+		g.pcodec = newRowCodec(probe.in.FieldTypes())
 	}
 	var err error
 	if g.bparts, err = newSpillFiles(joinPartitions); err != nil {
@@ -162,7 +138,7 @@ func (e *hashJoin) Spill() (int64, error) {
 	g.spilled, g.mem = true, e.store.mem
 	for _, ref := range e.store.all(nil) {
 		row := e.store.get(ref)
-		k, null, err := joinKeyOf(e.ectx, e.p, bkeys, row, g.key[:0])
+		k, null, err := joinKeyOf(e.ectx, e.p, build.keys, row, g.key[:0])
 		g.key = k
 		if err != nil {
 			g.err = err
@@ -185,16 +161,10 @@ func (e *hashJoin) Spill() (int64, error) {
 // MemUsed reports the bytes of the build rows held.
 func (e *hashJoin) MemUsed() int64 { return e.store.bytes }
 
-func (e *hashJoin) probeSide() Executor {
-	if e.p.BuildLeft {
-		return e.right
-	}
-	return e.left
-}
-
 // fillGrace is fill for a spilled join.
 func (e *hashJoin) fillGrace(ctx context.Context, n int) error {
 	g := &e.grace
+	_, pr := e.sides()
 	if g.phase == graceOff {
 		var err error
 		if g.pparts, err = newSpillFiles(joinPartitions); err != nil {
@@ -202,32 +172,23 @@ func (e *hashJoin) fillGrace(ctx context.Context, n int) error {
 		}
 		g.phase = gracePartition
 		if g.tmp == nil {
-			g.tmp = chunk.New(e.probeSide().FieldTypes(), 1)
+			g.tmp = chunk.New(pr.in.FieldTypes(), 1)
 		}
-	}
-	_, pkeys := e.sideKeys()
-	buf := e.lbuf
-	if e.p.BuildLeft {
-		buf = e.rbuf
 	}
 	for e.out.rows.NumRows() < n {
 		switch g.phase {
 		case gracePartition:
-			if e.probeRow >= buf.NumRows() {
-				if err := e.probeSide().Next(ctx, buf); err != nil {
+			row, ok, err := e.nextProbe(ctx, pr)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				if err := e.endLevel(); err != nil {
 					return err
 				}
-				e.probeRow = 0
-				if buf.NumRows() == 0 {
-					if err := e.endLevel(); err != nil {
-						return err
-					}
-					continue
-				}
+				continue
 			}
-			row := buf.GetRow(e.probeRow)
-			e.probeRow++
-			k, null, err := e.keyOf(pkeys, row)
+			k, null, err := e.keyOf(pr.keys, row)
 			if err != nil {
 				return err
 			}
@@ -249,8 +210,7 @@ func (e *hashJoin) fillGrace(ctx context.Context, n int) error {
 				return err
 			}
 		case graceProbeFile:
-			var err error
-			g.rec, err = g.cur.probe.next(g.rec)
+			row, k, err := e.readSpilled(g.cur.probe, g.pcodec, g.tmp, pr.keys)
 			if err == io.EOF {
 				_ = g.cur.build.Close()
 				_ = g.cur.probe.Close()
@@ -261,21 +221,30 @@ func (e *hashJoin) fillGrace(ctx context.Context, n int) error {
 			if err != nil {
 				return err
 			}
-			g.tmp.Reset()
-			if err := g.pcodec.decode(g.rec, g.tmp); err != nil {
-				return err
-			}
-			row := g.tmp.GetRow(0)
-			k, _, err := e.keyOf(pkeys, row)
-			if err != nil {
-				return err
-			}
 			if err := e.probe(row, k, false, false); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// readSpilled reads the next record of a partition file into chk (a
+// chunk of one row) and returns the row and its join key; io.EOF at the
+// end. The record stays in g.rec.
+func (e *hashJoin) readSpilled(f *spillFile, c *rowCodec, chk *chunk.Chunk, keys []expr.Expression) (chunk.Row, []byte, error) {
+	g := &e.grace
+	var err error
+	if g.rec, err = f.next(g.rec); err != nil {
+		return chunk.Row{}, nil, err
+	}
+	chk.Reset()
+	if err := c.decode(g.rec, chk); err != nil {
+		return chunk.Row{}, nil, err
+	}
+	row := chk.GetRow(0)
+	k, _, err := e.keyOf(keys, row)
+	return row, k, err
 }
 
 // endLevel turns the level's partition files into pending pairs (a
@@ -317,28 +286,15 @@ func (e *hashJoin) loadPart() error {
 	e.store.reset()
 	e.table.reset()
 	g.level, g.spilled = part.level, false
-	bkeys, pkeys := e.sideKeys()
-	chk := chunk.New(e.store.fts, 1)
+	build, probe := e.sides()
+	chk := chunk.New(e.store.fts, 1) // the store copies each row out of it
 	e.building = true
 	err := func() error {
 		for {
-			var err error
-			g.rec, err = part.build.next(g.rec)
+			row, k, err := e.readSpilled(part.build, g.bcodec, chk, build.keys)
 			if err == io.EOF {
 				return nil
 			}
-			if err != nil {
-				return err
-			}
-			// Each row gets a chunk of its own row in the store: decode
-			// into a small chunk, then add copies it.
-			chk.Reset()
-			if err := g.bcodec.decode(g.rec, chk); err != nil {
-				return err
-			}
-			row := chk.GetRow(0)
-			k, _, err := joinKeyOf(e.ectx, e.p, bkeys, row, e.key[:0])
-			e.key = k
 			if err != nil {
 				return err
 			}
@@ -363,21 +319,11 @@ func (e *hashJoin) loadPart() error {
 	if g.pparts, err = newSpillFiles(joinPartitions); err != nil {
 		return err
 	}
-	ptmp := chunk.New(e.probeSide().FieldTypes(), 1)
 	for {
-		g.rec, err = part.probe.next(g.rec)
+		_, k, err := e.readSpilled(part.probe, g.pcodec, g.tmp, probe.keys)
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			return err
-		}
-		ptmp.Reset()
-		if err := g.pcodec.decode(g.rec, ptmp); err != nil {
-			return err
-		}
-		k, _, err := joinKeyOf(e.ectx, e.p, pkeys, ptmp.GetRow(0), e.key[:0])
-		e.key = k
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ func TestSpillHashJoin(t *testing.T) {
 		"SELECT s.id, r.id FROM s JOIN r ON s.a = r.a AND s.b = r.b",
 		"SELECT s.id, r.id, r.b FROM s LEFT JOIN r ON s.a = r.a AND r.b < s.b",
 		"SELECT r.id, s.id FROM r LEFT JOIN s ON s.a = r.a",
+		"SELECT r.id, s.id, s.b FROM r JOIN s ON s.a = r.a AND s.b > r.b WHERE r.id < 1400", // builds the left side (estimated smaller)
 		"SELECT id FROM s WHERE a IN (SELECT a FROM r)",
 		"SELECT id FROM s WHERE EXISTS (SELECT 1 FROM r WHERE r.a = s.a AND r.b <> s.b)",
 		"SELECT id FROM s WHERE NOT EXISTS (SELECT 1 FROM r WHERE r.a = s.a)",
