@@ -82,7 +82,7 @@ func checkTruncateReferenced(env Env, is *InfoSchema, db string, t *TableInfo) e
 	for _, ref := range is.ReferencingFKs(db, t.Name) {
 		if ref.Child.ID != t.ID {
 			return sqlerr.New(mysql.ErrTruncateIllegalForeignKey,
-				fmt.Sprintf("%s.%s, CONSTRAINT %s", quoteIdent(ref.ChildDB), quoteIdent(ref.Child.Name), quoteIdent(ref.FK.Name)))
+				fmt.Sprintf("%s.%s, CONSTRAINT %s", QuoteIdent(ref.ChildDB), QuoteIdent(ref.Child.Name), QuoteIdent(ref.FK.Name)))
 		}
 	}
 	return nil

@@ -47,17 +47,17 @@ const MaxFKDepth = 15
 // fkDescription is the parenthesised part of 1451/1452:
 // `db`.`child`, CONSTRAINT `fk` FOREIGN KEY (`a`) REFERENCES `parent` (`id`).
 func fkDescription(childDB string, child *TableInfo, fk *FKInfo) string {
-	return fmt.Sprintf("%s.%s, %s", quoteIdent(childDB), quoteIdent(child.Name), fkClause(childDB, fk, true))
+	return fmt.Sprintf("%s.%s, %s", QuoteIdent(childDB), QuoteIdent(child.Name), fkClause(childDB, fk, true))
 }
 
 // fkClause renders CONSTRAINT `fk` FOREIGN KEY (...) REFERENCES ...
 // [ON DELETE ...] [ON UPDATE ...] (actions only when withActions).
 func fkClause(childDB string, fk *FKInfo, withActions bool) string {
-	ref := quoteIdent(fk.RefTable)
+	ref := QuoteIdent(fk.RefTable)
 	if !strings.EqualFold(fk.RefDB, childDB) {
-		ref = quoteIdent(fk.RefDB) + "." + ref
+		ref = QuoteIdent(fk.RefDB) + "." + ref
 	}
-	s := fmt.Sprintf("CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)", quoteIdent(fk.Name),
+	s := fmt.Sprintf("CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)", QuoteIdent(fk.Name),
 		quoteList(fk.Cols), ref, quoteList(fk.RefCols))
 	if withActions {
 		if fk.OnDelete != FKNoAction {
@@ -73,7 +73,7 @@ func fkClause(childDB string, fk *FKInfo, withActions bool) string {
 func quoteList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
-		q[i] = quoteIdent(n)
+		q[i] = QuoteIdent(n)
 	}
 	return strings.Join(q, ", ")
 }

@@ -48,7 +48,7 @@ func printExpr(b *strings.Builder, n ast.ExprNode) {
 		printExpr(b, x.Expr)
 		return
 	case *ast.ColumnNameExpr:
-		b.WriteString(quoteIdent(x.Name.Name.O))
+		b.WriteString(QuoteIdent(x.Name.Name.O))
 		return
 	case *expr.ValueExpr:
 		b.WriteString(literalText(x))

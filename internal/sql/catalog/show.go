@@ -34,7 +34,8 @@ func ColumnTypeString(ft *types.FieldType) string {
 	return ft.String()
 }
 
-func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+// QuoteIdent back-quotes an identifier as MySQL prints it (` doubled).
+func QuoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
 func quoteString(s string) string {
 	s = strings.ReplaceAll(s, `\`, `\\`)
@@ -45,7 +46,7 @@ func quoteString(s string) string {
 // Write-only indexes (being added) are not shown.
 func ShowCreateTable(t *TableInfo) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (\n", quoteIdent(t.Name))
+	fmt.Fprintf(&b, "CREATE TABLE %s (\n", QuoteIdent(t.Name))
 	var lines []string
 	for _, c := range t.Columns {
 		if !c.Hidden {
@@ -53,7 +54,7 @@ func ShowCreateTable(t *TableInfo) string {
 		}
 	}
 	if pk := t.PKHandleColumn(); pk != nil {
-		lines = append(lines, fmt.Sprintf("  PRIMARY KEY (%s)", quoteIdent(pk.Name)))
+		lines = append(lines, fmt.Sprintf("  PRIMARY KEY (%s)", QuoteIdent(pk.Name)))
 	}
 	for _, idx := range orderedIndices(t) {
 		lines = append(lines, "  "+indexDefinition(idx))
@@ -89,7 +90,7 @@ func orderedIndices(t *TableInfo) []*IndexInfo {
 
 func columnDefinition(t *TableInfo, c *ColumnInfo) string {
 	ft := &c.FieldType
-	parts := []string{quoteIdent(c.Name), ColumnTypeString(ft)}
+	parts := []string{QuoteIdent(c.Name), ColumnTypeString(ft)}
 	if ft.EvalType() == types.ETString && !ft.IsBinaryString() &&
 		(ft.Charset != t.Charset || ft.Collate != t.Collate) {
 		parts = append(parts, "CHARACTER SET "+ft.Charset, "COLLATE "+ft.Collate)
@@ -143,7 +144,7 @@ func defaultLiteral(c *ColumnInfo) string {
 func indexDefinition(idx *IndexInfo) string {
 	cols := make([]string, len(idx.Columns))
 	for i, ic := range idx.Columns {
-		cols[i] = quoteIdent(ic.Name)
+		cols[i] = QuoteIdent(ic.Name)
 		if ic.Length > 0 {
 			cols[i] += fmt.Sprintf("(%d)", ic.Length)
 		}
@@ -153,9 +154,9 @@ func indexDefinition(idx *IndexInfo) string {
 	case idx.Primary:
 		s = "PRIMARY KEY"
 	case idx.Unique:
-		s = "UNIQUE KEY " + quoteIdent(idx.Name)
+		s = "UNIQUE KEY " + QuoteIdent(idx.Name)
 	default:
-		s = "KEY " + quoteIdent(idx.Name)
+		s = "KEY " + QuoteIdent(idx.Name)
 	}
 	s += " (" + strings.Join(cols, ",") + ")"
 	if idx.Comment != "" {
@@ -200,7 +201,7 @@ func ShowCreateDatabase(db *DBInfo) string {
 	if showsCollate(db.Collate) {
 		cs += " COLLATE " + DisplayCollation(db.Collate)
 	}
-	return fmt.Sprintf("CREATE DATABASE %s /*!40100 %s */ /*!80016 DEFAULT ENCRYPTION='N' */", quoteIdent(db.Name), cs)
+	return fmt.Sprintf("CREATE DATABASE %s /*!40100 %s */ /*!80016 DEFAULT ENCRYPTION='N' */", QuoteIdent(db.Name), cs)
 }
 
 // mysqlPrimaryCollations are the collations MySQL 8 marks primary for

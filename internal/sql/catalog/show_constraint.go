@@ -25,7 +25,7 @@ func constraintDefinitions(t *TableInfo) []string {
 	checks := append([]*CheckInfo(nil), t.Checks...)
 	sort.SliceStable(checks, func(i, j int) bool { return checks[i].Name < checks[j].Name })
 	for _, ck := range checks {
-		s := "  CONSTRAINT " + quoteIdent(ck.Name) + " CHECK (" + ck.Expr + ")"
+		s := "  CONSTRAINT " + QuoteIdent(ck.Name) + " CHECK (" + ck.Expr + ")"
 		if !ck.Enforced {
 			s += " /*!80016 NOT ENFORCED */"
 		}

@@ -13,21 +13,21 @@ import "strings"
 func ShowCreateView(db string, t *TableInfo, qualified bool) string {
 	v := t.View
 	var b strings.Builder
-	b.WriteString("CREATE ALGORITHM=" + v.Algorithm + " DEFINER=" + quoteIdent(v.DefinerUser) + "@" +
-		quoteIdent(v.DefinerHost) + " SQL SECURITY " + v.Security + " VIEW ")
+	b.WriteString("CREATE ALGORITHM=" + v.Algorithm + " DEFINER=" + QuoteIdent(v.DefinerUser) + "@" +
+		QuoteIdent(v.DefinerHost) + " SQL SECURITY " + v.Security + " VIEW ")
 	sel := v.Select
 	if qualified {
-		b.WriteString(quoteIdent(db) + ".")
+		b.WriteString(QuoteIdent(db) + ".")
 		sel = v.Definition
 	}
-	b.WriteString(quoteIdent(t.Name))
+	b.WriteString(QuoteIdent(t.Name))
 	if len(v.Cols) > 0 {
 		b.WriteString(" (")
 		for i, c := range v.Cols {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			b.WriteString(quoteIdent(c))
+			b.WriteString(QuoteIdent(c))
 		}
 		b.WriteString(")")
 	}

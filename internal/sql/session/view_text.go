@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/format"
+	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/planner"
 )
 
@@ -222,7 +223,7 @@ func restoreView(sel ast.StmtNode, branches []*ast.SelectStmt) (string, error) {
 	}
 	for i := range branches {
 		if saved[i] != nil {
-			text = strings.Replace(text, quoteName(viewFieldsMarker+strconv.Itoa(i)), lists[i], 1)
+			text = strings.Replace(text, catalog.QuoteIdent(viewFieldsMarker+strconv.Itoa(i)), lists[i], 1)
 		}
 	}
 	return text, nil
@@ -249,7 +250,7 @@ func restoreFields(fields []*ast.SelectField) (string, error) {
 		}
 		list.WriteString(s)
 		if f.AsName.O != "" {
-			list.WriteString(" AS " + quoteName(f.AsName.O))
+			list.WriteString(" AS " + catalog.QuoteIdent(f.AsName.O))
 		}
 	}
 	return list.String(), nil
@@ -262,5 +263,3 @@ func restoreNode(n ast.Node) (string, error) {
 	}
 	return b.String(), nil
 }
-
-func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
