@@ -69,8 +69,11 @@ func jsonTextError(err error, i int, fn string) error {
 	return err
 }
 
-// jsonArgValue evaluates argument i as a JSON value argument.
-func jsonArgValue(ctx EvalContext, row chunk.Row, e Expression) (types.JSON, error) {
+// JSONArgValue evaluates e as a JSON function's value argument (JSON as
+// is, booleans as true/false, strings as JSON strings, SQL NULL as null):
+// JSON_ARRAY's and JSON_SET's values, and those of JSON_ARRAYAGG and
+// JSON_OBJECTAGG.
+func JSONArgValue(ctx EvalContext, row chunk.Row, e Expression) (types.JSON, error) {
 	d, err := e.Eval(ctx, row)
 	if err != nil {
 		return types.JSON{}, err
@@ -221,7 +224,7 @@ func (jsonObjectFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (t
 		if k.IsNull() {
 			return types.NewNullDatum(), sqlerr.New(mysql.ErrJSONDocumentNULLKey)
 		}
-		v, err := jsonArgValue(ctx, row, args[i+1])
+		v, err := JSONArgValue(ctx, row, args[i+1])
 		if err != nil {
 			return types.NewNullDatum(), err
 		}
@@ -236,7 +239,7 @@ type jsonArrayFunc struct{}
 func (jsonArrayFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	elems := make([]types.JSON, len(args))
 	for i, a := range args {
-		v, err := jsonArgValue(ctx, row, a)
+		v, err := JSONArgValue(ctx, row, a)
 		if err != nil {
 			return types.NewNullDatum(), err
 		}
@@ -323,7 +326,7 @@ func jsonModify(mode types.JSONModifyMode) func(EvalContext, chunk.Row, []Expres
 			if err != nil || null {
 				return types.NewNullDatum(), err
 			}
-			v, err := jsonArgValue(ctx, row, args[i+1])
+			v, err := JSONArgValue(ctx, row, args[i+1])
 			if err != nil {
 				return types.NewNullDatum(), err
 			}
@@ -341,7 +344,7 @@ func jsonArrayAppend(ctx EvalContext, row chunk.Row, args []Expression, doc type
 		if err != nil || null {
 			return types.NewNullDatum(), err
 		}
-		v, err := jsonArgValue(ctx, row, args[i+1])
+		v, err := JSONArgValue(ctx, row, args[i+1])
 		if err != nil {
 			return types.NewNullDatum(), err
 		}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/codec"
 	"github.com/strata-db/strata/internal/types"
 )
@@ -49,11 +48,4 @@ func appendJSONKey(dst []byte, j *types.JSON) []byte {
 		return binary.BigEndian.AppendUint64(append(dst, 7), uint64(j.Dur.D))
 	}
 	return codec.EncodeBytes(append(dst, 9), []byte(j.String()))
-}
-
-// JSONArgValue evaluates e as a JSON function's value argument does
-// (JSON as is, booleans as true/false, strings as JSON strings, SQL NULL
-// as null): the values of JSON_ARRAYAGG and JSON_OBJECTAGG.
-func JSONArgValue(ctx EvalContext, row chunk.Row, e Expression) (types.JSON, error) {
-	return jsonArgValue(ctx, row, e)
 }
