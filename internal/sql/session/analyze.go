@@ -63,13 +63,11 @@ func (s *Session) execAnalyze(ctx context.Context, st *ast.AnalyzeTableStmt) (se
 		t, err := s.d.catalog.InfoSchema().Table(db, tn.Name.O)
 		switch {
 		case err != nil:
-			rows = append(rows, []string{name, "analyze", "Error", fmt.Sprintf("Table '%s' doesn't exist", name)},
-				[]string{name, "analyze", "status", "Operation failed"})
+			rows = append(rows, analyzeFailed(name, fmt.Sprintf("Table '%s' doesn't exist", name))...)
 			continue
-		case t.View != nil:
+		case t.IsView():
 			// MySQL's ER_WRONG_OBJECT text.
-			rows = append(rows, []string{name, "analyze", "Error", fmt.Sprintf("'%s' is not BASE TABLE", name)},
-				[]string{name, "analyze", "status", "Operation failed"})
+			rows = append(rows, analyzeFailed(name, fmt.Sprintf("'%s' is not BASE TABLE", name))...)
 			continue
 		}
 		if st.HistogramOperation == ast.HistogramOperationUpdate {
@@ -98,6 +96,11 @@ func (s *Session) execAnalyze(ctx context.Context, st *ast.AnalyzeTableStmt) (se
 		rows = append(rows, []string{name, "analyze", "status", "OK"})
 	}
 	return stringsResult(analyzeColumns, rows), nil
+}
+
+// analyzeFailed are the rows of a table ANALYZE could not analyze.
+func analyzeFailed(name, msg string) [][]string {
+	return [][]string{{name, "analyze", "Error", msg}, {name, "analyze", "status", "Operation failed"}}
 }
 
 // analyzeOptions reads WITH N BUCKETS / TOPN / SAMPLES (TiDB's limits and
