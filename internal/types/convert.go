@@ -247,21 +247,25 @@ func datumToTime(d *Datum, tp byte, fsp int8) (Time, error) {
 	return t, nil
 }
 
+// timeOfDay is the TIME of a datetime's time of day.
+func timeOfDay(t Time, fsp int8) Duration {
+	v := time.Duration(t.Hour)*time.Hour + time.Duration(t.Minute)*time.Minute +
+		time.Duration(t.Second)*time.Second + time.Duration(t.Microsecond)*time.Microsecond
+	return Duration{D: v, Fsp: fsp}.RoundFsp(fsp)
+}
+
 func datumToDuration(d *Datum, fsp int8) (Duration, error) {
 	switch d.k {
 	case KindDuration:
 		return d.GetDuration().RoundFsp(fsp).CheckRange()
 	case KindTime:
-		t := d.GetTime()
-		v := time.Duration(t.Hour)*time.Hour + time.Duration(t.Minute)*time.Minute +
-			time.Duration(t.Second)*time.Second + time.Duration(t.Microsecond)*time.Microsecond
-		return Duration{D: v, Fsp: fsp}.RoundFsp(fsp), nil
+		return timeOfDay(d.GetTime(), fsp), nil
 	case KindString, KindBytes:
 		v, err := ParseDuration(string(d.b), fsp)
-		if err != nil && errors.Is(err, ErrWrongTimeValue) {
+		if errors.Is(err, ErrWrongTimeValue) {
 			// A date and time reads as its time of day, as MySQL does.
 			if t, terr := ParseTime(string(d.b), mysql.TypeDatetime, fsp); terr == nil && t.Month != 0 {
-				return datumToDuration(&Datum{k: KindTime, i: int64(t.Pack()), tp: mysql.TypeDatetime, fsp: fsp}, fsp)
+				return timeOfDay(t, fsp), nil
 			}
 		}
 		return v, err
