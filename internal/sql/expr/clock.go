@@ -18,6 +18,8 @@ type clock struct {
 	neg                        bool
 	day, hour, min, sec, micro int64
 	fromDatetime               bool
+	// t is the DATETIME read, when fromDatetime.
+	t types.Time
 }
 
 // duration returns the clock as a TIME (the day of a datetime dropped).
@@ -44,7 +46,7 @@ func clockOfDuration(d types.Duration) clock {
 
 func clockOfTime(t types.Time) clock {
 	return clock{day: int64(t.Day), hour: int64(t.Hour), min: int64(t.Minute), sec: int64(t.Second),
-		micro: int64(t.Microsecond), fromDatetime: true}
+		micro: int64(t.Microsecond), fromDatetime: true, t: t}
 }
 
 // clockOf reads a datum as a time of day: text of 12 or more characters

@@ -299,22 +299,10 @@ type timeDiffFunc struct{}
 
 func (timeDiffFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types.Datum, error) {
 	var cs [2]clock
-	var ts [2]types.Time
 	for i, a := range args {
-		d, err := a.Eval(ctx, row)
-		if err != nil || d.IsNull() {
+		c, ok, err := evalClock(ctx, row, a)
+		if err != nil || !ok {
 			return types.NewNullDatum(), err
-		}
-		c, ok := clockOf(&d)
-		if !ok {
-			ctx.AppendWarning(sqlerr.New(sqlerr.ErrTruncatedWrongValue, "time", d.String()))
-			return types.NewNullDatum(), nil
-		}
-		if d.Kind() == types.KindTime {
-			ts[i] = d.GetTime()
-			c.fromDatetime = true
-		} else if c.fromDatetime {
-			ts[i], _ = types.ParseTime(strings.TrimSpace(string(toBytes(&d))), mysql.TypeDatetime, types.MaxFsp)
 		}
 		cs[i] = c
 	}
@@ -323,7 +311,7 @@ func (timeDiffFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (typ
 	}
 	var us int64
 	if cs[0].fromDatetime {
-		us = timeMicros(ts[0]) - timeMicros(ts[1])
+		us = timeMicros(cs[0].t) - timeMicros(cs[1].t)
 	} else {
 		us = int64(cs[0].duration(6).D/time.Microsecond) - int64(cs[1].duration(6).D/time.Microsecond)
 	}
