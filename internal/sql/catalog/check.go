@@ -86,7 +86,7 @@ func addCheckInfo(t *TableInfo, k *ast.Constraint) (*CheckInfo, error) {
 			return nil, err
 		}
 		if t.Check(ck.Name) != nil {
-			return nil, sqlerr.Newf(ErrCheckDupName, "Duplicate check constraint name '%s'.", ck.Name)
+			return nil, sqlerr.New(sqlerr.ErrCheckDupName, ck.Name)
 		}
 	}
 	if err := validateCheck(t, ck, k.Expr); err != nil {
@@ -103,28 +103,28 @@ func addCheckInfo(t *TableInfo, k *ast.Constraint) (*CheckInfo, error) {
 func validateCheck(t *TableInfo, ck *CheckInfo, n ast.ExprNode) error {
 	s := scanExpr(n)
 	if s.fn != "" {
-		return sqlerr.Newf(ErrCheckNamedFunction, "An expression of a check constraint '%s' contains disallowed function: %s.", ck.Name, s.fn)
+		return sqlerr.New(sqlerr.ErrCheckNamedFunction, ck.Name, s.fn)
 	}
 	if s.variable {
-		return sqlerr.Newf(ErrCheckVariables, "An expression of a check constraint '%s' cannot refer to a user or system variable.", ck.Name)
+		return sqlerr.New(sqlerr.ErrCheckVariables, ck.Name)
 	}
 	if s.other {
-		return sqlerr.Newf(ErrCheckFunction, "An expression of a check constraint '%s' contains disallowed function.", ck.Name)
+		return sqlerr.New(sqlerr.ErrCheckFunction, ck.Name)
 	}
 	for _, name := range s.cols {
 		c := t.Column(name)
 		if c == nil || c.Hidden {
-			return sqlerr.Newf(ErrCheckUnknownColumn, "Check constraint '%s' refers to non-existing column '%s'.", ck.Name, name)
+			return sqlerr.New(sqlerr.ErrCheckUnknownColumn, ck.Name, name)
 		}
 		if ck.Column != "" && !strings.EqualFold(name, ck.Column) {
-			return sqlerr.Newf(ErrColumnCheckRefersOther, "Column check constraint '%s' references other column.", ck.Name)
+			return sqlerr.New(sqlerr.ErrColumnCheckRefersOther, ck.Name)
 		}
 		if c.AutoIncrement {
-			return sqlerr.Newf(ErrCheckRefersAutoInc, "Check constraint '%s' cannot refer to an auto-increment column.", ck.Name)
+			return sqlerr.New(sqlerr.ErrCheckRefersAutoInc, ck.Name)
 		}
 	}
 	if !isBooleanExpr(n) {
-		return sqlerr.Newf(ErrCheckNotBoolean, "An expression of non-boolean type specified to a check constraint '%s'.", ck.Name)
+		return sqlerr.New(sqlerr.ErrCheckNotBoolean, ck.Name)
 	}
 	_, err := expr.Build(nil, n, t.exprSchema())
 	return err
@@ -215,5 +215,5 @@ func checkColumnDependents(t *TableInfo, name string) string {
 // DependentByCheckError is 3959 for dropping or renaming column col that
 // check constraint ck reads.
 func DependentByCheckError(ck, col string) error {
-	return sqlerr.Newf(ErrDependentByCheck, "Check constraint '%s' uses column '%s', hence column cannot be dropped or renamed.", ck, col)
+	return sqlerr.New(sqlerr.ErrDependentByCheck, ck, col)
 }

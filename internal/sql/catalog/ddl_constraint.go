@@ -65,8 +65,7 @@ func checkDropReferenced(env Env, is *InfoSchema, dropped []*TableInfo) error {
 		}
 		for _, ref := range is.ReferencingFKs(db.Name, t.Name) {
 			if !going[ref.Child.ID] {
-				return sqlerr.Newf(ErrFKCannotDropParent, "Cannot drop table '%s' referenced by a foreign key constraint '%s' on table '%s'.",
-					t.Name, ref.FK.Name, ref.Child.Name)
+				return sqlerr.New(sqlerr.ErrFKCannotDropParent, t.Name, ref.FK.Name, ref.Child.Name)
 			}
 		}
 	}
@@ -193,7 +192,7 @@ func (c *Catalog) dropCheck(ctx context.Context, env Env, tn *ast.TableName, nam
 }
 
 func checkNotFound(name string) error {
-	return sqlerr.Newf(ErrCheckNotFound, "Check constraint '%s' is not found in the table.", name)
+	return sqlerr.New(sqlerr.ErrCheckNotFound, name)
 }
 
 // alterCheck runs ALTER TABLE ALTER CHECK name [NOT] ENFORCED; enforcing

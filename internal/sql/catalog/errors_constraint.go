@@ -8,37 +8,18 @@ import (
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
-// MySQL 8 error numbers of generated columns, CHECK constraints and
-// foreign keys that the parser's table lacks (their messages are
-// written where they are raised, in MySQL's wording).
-const (
-	ErrFKDepthExceeded              uint16 = 3008
-	ErrUnsupportedOnGenerated       uint16 = 3106
-	ErrFKCannotDropParent           uint16 = 3730
-	ErrFKNoColumnParent             uint16 = 3734
-	ErrGeneratedColumnNamedFunction uint16 = 3763
-	ErrCheckNotBoolean              uint16 = 3812
-	ErrColumnCheckRefersOther       uint16 = 3813
-	ErrCheckNamedFunction           uint16 = 3814
-	ErrCheckFunction                uint16 = 3815
-	ErrCheckVariables               uint16 = 3816
-	ErrCheckRefersAutoInc           uint16 = 3818
-	ErrCheckViolated                uint16 = 3819
-	ErrCheckUnknownColumn           uint16 = 3820
-	ErrCheckNotFound                uint16 = 3821
-	ErrCheckDupName                 uint16 = 3822
-	ErrCheckFKActionColumn          uint16 = 3823
-	ErrDependentByCheck             uint16 = 3959
-)
+// ErrCheckViolated is sqlerr.ErrCheckViolated, under the name exec
+// knows it by.
+const ErrCheckViolated = sqlerr.ErrCheckViolated
 
 // CheckViolatedError is 3819 for check constraint name.
 func CheckViolatedError(name string) error {
-	return sqlerr.Newf(ErrCheckViolated, "Check constraint '%s' is violated.", name)
+	return sqlerr.New(sqlerr.ErrCheckViolated, name)
 }
 
 // FKDepthError is 3008: cascades nested deeper than InnoDB's 15.
 func FKDepthError() error {
-	return sqlerr.Newf(ErrFKDepthExceeded, "Foreign key cascade delete/update exceeds max depth of %d.", MaxFKDepth)
+	return sqlerr.New(sqlerr.ErrFKDepthExceeded, MaxFKDepth)
 }
 
 // MaxFKDepth is InnoDB's limit on nested cascades (FK_MAX_CASCADE_DEL).

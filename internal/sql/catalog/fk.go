@@ -209,7 +209,7 @@ func addFKInfo(env fkEnv, t *TableInfo, k *ast.Constraint) (*FKInfo, error) {
 			return nil, sqlerr.New(mysql.ErrKeyColumnDoesNotExits, key.Column.Name.O)
 		}
 		if c.IsGenerated() && !c.GeneratedStored {
-			return nil, sqlerr.Newf(ErrUnsupportedOnGenerated, "'Foreign key on virtual generated column' is not supported for generated columns.")
+			return nil, sqlerr.New(mysql.ErrUnsupportedOnGeneratedColumn, "Foreign key on virtual generated column")
 		}
 		fk.Cols = append(fk.Cols, c.Name)
 	}
@@ -281,7 +281,7 @@ func checkParent(env fkEnv, t *TableInfo, fk *FKInfo) error {
 	for i, name := range fk.RefCols {
 		pc := parent.Column(name)
 		if pc == nil {
-			return sqlerr.Newf(ErrFKNoColumnParent, "Failed to add the foreign key constraint. Missing column '%s' for constraint '%s' in the referenced table '%s'", name, fk.Name, fk.RefTable)
+			return sqlerr.New(sqlerr.ErrFKNoColumnParent, name, fk.Name, fk.RefTable)
 		}
 		fk.RefCols[i] = pc.Name
 		cc := t.Column(fk.Cols[i])

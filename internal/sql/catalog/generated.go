@@ -140,7 +140,7 @@ func checkGenerated(t *TableInfo, col *ColumnInfo) error {
 	}
 	s := scanExpr(n)
 	if s.fn != "" {
-		return sqlerr.Newf(ErrGeneratedColumnNamedFunction, "Expression of generated column '%s' contains a disallowed function: %s.", col.Name, s.fn)
+		return sqlerr.New(sqlerr.ErrGeneratedColumnNamedFunction, col.Name, s.fn)
 	}
 	if s.other || s.variable {
 		return sqlerr.New(mysql.ErrGeneratedColumnFunctionIsNotAllowed, col.Name)
