@@ -39,12 +39,13 @@ func (s *Session) noteWrite(p planner.Plan, affected uint64) {
 }
 
 // endTxnStats hands the explicit transaction's counts to the statistics
-// if it committed, and drops them otherwise.
+// if it committed, and drops them otherwise (the map is kept for the
+// session's next transaction).
 func (s *Session) endTxnStats(committed bool) {
 	if committed {
 		for id, d := range s.txnStats {
 			s.d.stats.Update(id, d)
 		}
 	}
-	s.txnStats = nil
+	clear(s.txnStats)
 }
