@@ -89,11 +89,8 @@ func (c *Context) computeCTE(ctx context.Context, def *planner.CTEDef, res *cteR
 		if err != nil {
 			return err
 		}
-		if err := e.Open(ctx); err != nil {
-			return err
-		}
 		in := e.FieldTypes()
-		err = Drain(ctx, e, c.chunkSize(), func(chk *chunk.Chunk) error {
+		return runAll(ctx, e, c.chunkSize(), func(chk *chunk.Chunk) error {
 			for i := 0; i < chk.NumRows(); i++ {
 				if err := add(chk.GetRow(i), in); err != nil {
 					return err
@@ -101,10 +98,6 @@ func (c *Context) computeCTE(ctx context.Context, def *planner.CTEDef, res *cteR
 			}
 			return nil
 		})
-		if cerr := e.Close(); err == nil {
-			err = cerr
-		}
-		return err
 	}
 	if err := run(def.Seed); err != nil {
 		return err

@@ -202,11 +202,17 @@ func drainInto(ctx context.Context, e Executor, chk *chunk.Chunk, fn func(*chunk
 // RunToEnd opens e, drains it (a write statement's executor returns no
 // rows) and closes it.
 func RunToEnd(ctx context.Context, e Executor) error {
+	return runAll(ctx, e, 32, func(*chunk.Chunk) error { return nil })
+}
+
+// runAll opens e, runs it to the end calling fn for every chunk (of
+// capacity size) and closes it.
+func runAll(ctx context.Context, e Executor, size int, fn func(*chunk.Chunk) error) error {
 	if err := e.Open(ctx); err != nil {
 		_ = e.Close()
 		return err
 	}
-	err := Drain(ctx, e, 32, func(*chunk.Chunk) error { return nil })
+	err := Drain(ctx, e, size, fn)
 	if cerr := e.Close(); err == nil {
 		err = cerr
 	}

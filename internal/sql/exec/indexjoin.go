@@ -24,8 +24,7 @@ type indexJoin struct {
 	j     *joiner
 	rfts  []*types.FieldType
 
-	batch rowStore // the left rows of the batch
-	store rowStore // their right rows
+	store rowStore // the right rows of the batch (obuf's left rows)
 	table joinTable
 	key   []byte
 	eof   bool
@@ -41,7 +40,6 @@ func (e *indexJoin) Open(ctx context.Context) error {
 		e.obuf = NewChunk(e.outer, size)
 		e.rfts = planner.FieldTypes(e.inner.Source.Schema())
 		e.j = newJoiner(e.ectx, e.p, e.outer.FieldTypes(), e.rfts)
-		e.batch = rowStore{fts: e.outer.FieldTypes()}
 		e.store = rowStore{fts: e.rfts}
 	}
 	e.eof = false
@@ -64,16 +62,11 @@ func (e *indexJoin) nextBatch(ctx context.Context) error {
 		e.eof = true
 		return nil
 	}
-	e.batch.reset()
-	for i := 0; i < n; i++ {
-		e.batch.add(e.obuf.GetRow(i))
-	}
 	if err := e.lookUp(ctx); err != nil {
 		return err
 	}
-	refs := e.batch.all(nil)
-	for _, ref := range refs {
-		row := e.batch.get(ref)
+	for i := 0; i < n; i++ {
+		row := e.obuf.GetRow(i)
 		k, null, err := e.keyOf(e.p.EqLeft, row)
 		if err != nil {
 			return err
@@ -96,8 +89,8 @@ func (e *indexJoin) lookUp(ctx context.Context) error {
 	e.table.reset()
 	seen := map[string]bool{}
 	var tuples [][]expr.Expression
-	for _, ref := range e.batch.all(nil) {
-		row := e.batch.get(ref)
+	for i := 0; i < e.obuf.NumRows(); i++ {
+		row := e.obuf.GetRow(i)
 		vals := make([]types.Datum, len(e.inner.KeyPos))
 		null := false
 		for i, k := range e.inner.KeyPos {
@@ -151,10 +144,7 @@ func (e *indexJoin) lookUp(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := ex.Open(ctx); err != nil {
-		return err
-	}
-	err = Drain(ctx, ex, e.ectx.chunkSize(), func(c *chunk.Chunk) error {
+	err = runAll(ctx, ex, e.ectx.chunkSize(), func(c *chunk.Chunk) error {
 		for i := 0; i < c.NumRows(); i++ {
 			row := c.GetRow(i)
 			k, null, err := e.keyOf(e.p.EqRight, row)
@@ -169,9 +159,6 @@ func (e *indexJoin) lookUp(ctx context.Context) error {
 		}
 		return nil
 	})
-	if cerr := ex.Close(); err == nil {
-		err = cerr
-	}
 	if err == nil {
 		err = e.store.Err()
 	}
@@ -191,7 +178,6 @@ func (e *indexJoin) keyOf(keys []expr.Expression, row chunk.Row) ([]byte, bool, 
 
 func (e *indexJoin) Close() error {
 	e.store.reset()
-	e.batch.reset()
 	e.table.release()
 	return e.outer.Close()
 }

@@ -1,6 +1,11 @@
 package exec
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestSpillHashJoin(t *testing.T) {
 	cat, begin := spillTable(t, 3000, 3)
@@ -27,5 +32,30 @@ func TestSpillHashJoin(t *testing.T) {
 	res := queryQuota(t, cat, begin, "SELECT COUNT(*) FROM s JOIN r ON s.a < r.a", 4<<10)
 	if !isQuotaErr(res.err) {
 		t.Fatalf("a join without keys over the quota: %v", res.err)
+	}
+}
+
+// TestIndexJoinMatchesHashJoin: an index join reading its outer side in
+// many chunks (batches of lookups) returns the hash join's rows.
+func TestIndexJoinMatchesHashJoin(t *testing.T) {
+	cat, begin := spillTable(t, 3000, 4)
+	for _, q := range []string{
+		"SELECT /*+ %s(s) */ r.id, s.id, s.b FROM r JOIN s ON s.id = r.a",
+		"SELECT /*+ %s(s) */ r.id, s.id FROM r LEFT JOIN s ON s.id = r.a AND s.b > r.b",
+		"SELECT /*+ %s(s) */ r.id FROM r WHERE EXISTS (SELECT 1 FROM s WHERE s.id = r.a AND s.c > 0)",
+	} {
+		idx := queryQuota(t, cat, begin, fmt.Sprintf(q, "INL_JOIN"), 0)
+		hash := queryQuota(t, cat, begin, fmt.Sprintf(q, "HASH_JOIN"), 0)
+		if idx.err != nil || hash.err != nil {
+			t.Fatalf("%s: %v / %v", q, idx.err, hash.err)
+		}
+		if !strings.Contains(explain(t, cat, fmt.Sprintf(q, "INL_JOIN")), "IndexJoin") {
+			t.Fatalf("%s: not an index join:\n%s", q, explain(t, cat, fmt.Sprintf(q, "INL_JOIN")))
+		}
+		slices.Sort(idx.rows)
+		slices.Sort(hash.rows)
+		if len(idx.rows) < 100 || !slices.Equal(idx.rows, hash.rows) {
+			t.Errorf("%s: index join %d rows, hash join %d", q, len(idx.rows), len(hash.rows))
+		}
 	}
 }
