@@ -86,15 +86,11 @@ func markJoin(j *Join, needed []bool, corr []CorrBinding) {
 	}
 	markUsed(left, j.EqLeft...)
 	markUsed(right, j.EqRight...)
-	for _, e := range append(append([]expr.Expression(nil), j.Other...), j.Cmp...) {
-		for _, c := range expr.ExtractColumns(e) {
-			if c.Index < nl {
-				left[c.Index] = true
-			} else if c.Index-nl < nr {
-				right[c.Index-nl] = true
-			}
-		}
-	}
+	// Other and Cmp read the joined row.
+	markUsed(left, j.Other...)
+	markUsed(left, j.Cmp...)
+	markShifted(right, nl, j.Other...)
+	markShifted(right, nl, j.Cmp...)
 	for _, b := range corr {
 		left[b.Outer] = true
 	}
@@ -116,11 +112,16 @@ func usedBy(n int, base []bool, es ...expr.Expression) []bool {
 }
 
 // markUsed adds to set the columns es read (those it has).
-func markUsed(set []bool, es ...expr.Expression) {
+func markUsed(set []bool, es ...expr.Expression) { markShifted(set, 0, es...) }
+
+// markShifted adds to set the columns es read at positions off and
+// after, as column i-off: the right side's columns of conditions over a
+// joined row whose left side has off columns.
+func markShifted(set []bool, off int, es ...expr.Expression) {
 	for _, e := range es {
 		for _, c := range expr.ExtractColumns(e) {
-			if c.Index < len(set) {
-				set[c.Index] = true
+			if i := c.Index - off; i >= 0 && i < len(set) {
+				set[i] = true
 			}
 		}
 	}

@@ -88,16 +88,11 @@ func (q *qbuilder) indexJoinFor(j *Join, n *lnode, conds []expr.Expression, forc
 		if j.Kind.IsSemi() {
 			// Only the keys and the conditions read the right rows: the
 			// index entries may be enough.
-			ncols := len(n.table.Schema())
-			needed := usedBy(ncols, nil, append(append([]expr.Expression(nil), j.EqRight...), conds...)...)
+			needed := usedBy(len(n.table.Schema()), nil, j.EqRight...)
+			markUsed(needed, conds...)
 			nl := len(j.Left.Schema())
-			for _, e := range append(append([]expr.Expression(nil), j.Other...), j.Cmp...) {
-				for _, c := range expr.ExtractColumns(e) {
-					if c.Index >= nl && c.Index-nl < ncols {
-						needed[c.Index-nl] = true
-					}
-				}
-			}
+			markShifted(needed, nl, j.Other...)
+			markShifted(needed, nl, j.Cmp...)
 			in.IndexOnly = covers(&IndexLookUp{TableSource: *n.table, Index: best}, needed)
 		}
 		setIndexJoin(j, in)
