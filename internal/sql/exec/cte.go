@@ -127,50 +127,39 @@ func (c *Context) computeCTE(ctx context.Context, def *planner.CTEDef, res *cteR
 // (CTEWork).
 type cteRead struct {
 	base
-	def  *planner.CTEDef
-	work bool
-	refs []rowRef
-	res  *cteResult
-	pos  int
+	def   *planner.CTEDef
+	work  bool
+	store *rowStore // the rows read: the result's, or its last iteration's
+	n     int       // how many it held at Open
+	pos   int
 }
 
 func (e *cteRead) Open(ctx context.Context) error {
-	e.pos = 0
+	e.pos, e.n, e.store = 0, 0, nil
 	if e.work {
-		res := e.ectx.ctes[e.def]
-		if res == nil {
-			return nil
+		if res := e.ectx.ctes[e.def]; res != nil {
+			e.store, e.n = &res.work, res.work.n
 		}
-		e.res = res
-		e.refs = res.work.all(e.refs)
 		return nil
 	}
 	res, err := e.ectx.cteFor(ctx, e.def)
 	if err != nil {
 		return err
 	}
-	e.res = res
-	e.refs = res.rows.all(e.refs)
+	e.store, e.n = &res.rows, res.rows.n
 	return nil
 }
 
 func (e *cteRead) Next(_ context.Context, chk *chunk.Chunk) error {
 	chk.Reset()
-	if e.res == nil {
-		return nil
-	}
-	store := &e.res.rows
-	if e.work {
-		store = &e.res.work
-	}
-	for e.pos < len(e.refs) && !chk.IsFull() {
-		chk.AppendRow(store.get(e.refs[e.pos]))
+	for e.pos < e.n && !chk.IsFull() {
+		chk.AppendRow(e.store.at(e.pos))
 		e.pos++
 	}
 	return nil
 }
 
 func (e *cteRead) Close() error {
-	e.res = nil
+	e.store, e.n = nil, 0
 	return nil
 }

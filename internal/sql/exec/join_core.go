@@ -42,6 +42,9 @@ func (s *rowStore) add(r chunk.Row) rowRef {
 
 func (s *rowStore) get(ref rowRef) chunk.Row { return s.chunks[ref.c].GetRow(int(ref.i)) }
 
+// at returns the i-th row added (every chunk but the last is full).
+func (s *rowStore) at(i int) chunk.Row { return s.chunks[i/storeChunkRows].GetRow(i % storeChunkRows) }
+
 func (s *rowStore) reset() {
 	clear(s.chunks)
 	s.chunks, s.n = s.chunks[:0], 0

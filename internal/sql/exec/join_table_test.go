@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/strata-db/strata/internal/chunk"
+	"github.com/strata-db/strata/internal/types"
 )
 
 // TestJoinTable checks the join hash table against a map of slices: every
@@ -39,6 +43,27 @@ func TestJoinTable(t *testing.T) {
 			if got := jt.lookup([]byte(k)); !slices.Equal(got, refs) {
 				t.Fatalf("after more adds, key %q: %v, want %v", k, got, refs)
 			}
+		}
+	}
+}
+
+// TestRowStoreAt: a row store's i-th row, across its chunks, is the i-th
+// row added (materialize, CTE reads and windows read rows by position).
+func TestRowStoreAt(t *testing.T) {
+	fts := []*types.FieldType{types.NewFieldType(mysql.TypeLonglong)}
+	src := chunk.New(fts, 1)
+	s := rowStore{fts: fts}
+	const n = 2*storeChunkRows + 7
+	for i := 0; i < n; i++ {
+		src.Reset()
+		src.AppendInt64(0, int64(i))
+		if ref := s.add(src.GetRow(0)); s.get(ref).GetInt64(0) != int64(i) {
+			t.Fatalf("row %d by ref: %d", i, s.get(ref).GetInt64(0))
+		}
+	}
+	for i := 0; i < n; i++ {
+		if got := s.at(i).GetInt64(0); got != int64(i) {
+			t.Fatalf("row %d by position: %d", i, got)
 		}
 	}
 }

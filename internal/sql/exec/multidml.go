@@ -46,7 +46,6 @@ func (e *multiDML) Close() error {
 type materialize struct {
 	base
 	store  rowStore
-	refs   []rowRef
 	filled bool
 	pos    int
 }
@@ -69,7 +68,6 @@ func (e *materialize) fill(ctx context.Context) error {
 	if cerr := e.child.Close(); err == nil {
 		err = cerr
 	}
-	e.refs = e.store.all(e.refs)
 	e.filled = err == nil
 	return err
 }
@@ -81,8 +79,8 @@ func (e *materialize) Open(ctx context.Context) error {
 
 func (e *materialize) Next(_ context.Context, chk *chunk.Chunk) error {
 	chk.Reset()
-	for e.pos < len(e.refs) && !chk.IsFull() {
-		chk.AppendRow(e.store.get(e.refs[e.pos]))
+	for e.pos < e.store.n && !chk.IsFull() {
+		chk.AppendRow(e.store.at(e.pos))
 		e.pos++
 	}
 	return nil
@@ -93,7 +91,6 @@ func (e *materialize) Close() error { return nil }
 
 func (e *materialize) release() {
 	e.store.reset()
-	e.refs = e.refs[:0]
 	e.filled = false
 }
 

@@ -25,8 +25,9 @@ type window struct {
 	pos   int
 }
 
+// winRow is the partition and order keys of the store's row of the same
+// position.
 type winRow struct {
-	ref   rowRef
 	part  []types.Datum
 	order []types.Datum
 }
@@ -43,7 +44,8 @@ func (e *window) Open(ctx context.Context) error {
 		for i := 0; i < c.NumRows(); i++ {
 			row := c.GetRow(i)
 			keys := slab[i*(np+no) : (i+1)*(np+no)]
-			wr := winRow{ref: e.store.add(row), part: keys[:np:np], order: keys[np:]}
+			e.store.add(row)
+			wr := winRow{part: keys[:np:np], order: keys[np:]}
 			for k, x := range e.p.PartitionBy {
 				d, err := x.Eval(e.ectx.Eval, row)
 				if err != nil {
@@ -123,7 +125,7 @@ func (e *window) partition(start, end int) error {
 	return nil
 }
 
-func (e *window) row(start, i int) chunk.Row { return e.store.get(e.rows[start+i].ref) }
+func (e *window) row(start, i int) chunk.Row { return e.store.at(start + i) }
 
 func (e *window) compute(fi int, f *planner.WindowFunc, start, n int, peerStart, peerEnd []int) error {
 	set := func(i int, d types.Datum) { e.out[start+i][fi] = d }
@@ -410,7 +412,7 @@ func (e *window) Next(_ context.Context, chk *chunk.Chunk) error {
 	chk.Reset()
 	nin := len(e.store.fts)
 	for e.pos < len(e.rows) && !chk.IsFull() {
-		chk.AppendPartialRow(0, e.store.get(e.rows[e.pos].ref))
+		chk.AppendPartialRow(0, e.store.at(e.pos))
 		for fi := range e.p.Funcs {
 			d := e.out[e.pos][fi]
 			chk.AppendDatum(nin+fi, &d)
