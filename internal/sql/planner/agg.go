@@ -104,7 +104,9 @@ func buildAgg(ctx Context, p Plan, gb *ast.GroupByClause, aggs []*ast.AggregateF
 	}
 	agg.cols = append(agg.cols, in...)
 	for _, a := range aggs {
-		f, err := buildAggFunc(ctx, a, in)
+		f, err := buildAggFunc(a, func(n ast.ExprNode) (expr.Expression, error) {
+			return buildExpr(ctx, n, in, "field list")
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -165,8 +167,9 @@ var aggAliases = map[string]string{
 	"std": AggStddevPop, "stddev": AggStddevPop, "variance": AggVarPop,
 }
 
-// buildAggFunc resolves one aggregate call over the input columns in.
-func buildAggFunc(ctx Context, a *ast.AggregateFuncExpr, in []OutCol) (*AggFunc, error) {
+// buildAggFunc resolves one aggregate call, its arguments built by build
+// (over the aggregation's input, or a window's).
+func buildAggFunc(a *ast.AggregateFuncExpr, build func(ast.ExprNode) (expr.Expression, error)) (*AggFunc, error) {
 	f := &AggFunc{Name: strings.ToLower(a.F), Distinct: a.Distinct}
 	if n, ok := aggAliases[f.Name]; ok {
 		f.Name = n
@@ -204,7 +207,7 @@ func buildAggFunc(ctx Context, a *ast.AggregateFuncExpr, in []OutCol) (*AggFunc,
 		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "aggregate function "+a.F)
 	}
 	for _, arg := range args {
-		e, err := buildExpr(ctx, arg, in, "field list")
+		e, err := build(arg)
 		if err != nil {
 			return nil, err
 		}

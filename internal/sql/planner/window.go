@@ -247,13 +247,27 @@ func (q *qbuilder) frame(fc *ast.FrameClause, order []ByItem) (*WindowFrame, err
 
 // windowFunc resolves one call.
 func (q *qbuilder) windowFunc(f *ast.WindowFuncExpr, s *schema) (*WindowFunc, error) {
+	build := func(n ast.ExprNode) (expr.Expression, error) { return expr.Build(q.ctx, n, s) }
 	name := strings.ToLower(f.Name)
 	if a, ok := aggAliases[name]; ok {
 		name = a
 	}
+	switch name {
+	case AggCount, AggSum, AggAvg, AggMin, AggMax, AggStddevPop, AggStddevSamp, AggVarPop, AggVarSamp,
+		AggBitAnd, AggBitOr, AggBitXor:
+		// The aggregate of GROUP BY, over the frame.
+		agg, err := buildAggFunc(&ast.AggregateFuncExpr{F: f.Name, Args: f.Args, Distinct: f.Distinct}, build)
+		if err != nil {
+			return nil, err
+		}
+		if agg.Distinct {
+			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "DISTINCT in window functions")
+		}
+		return &WindowFunc{Name: name, Args: agg.Args, Agg: agg, Ft: agg.Ft}, nil
+	}
 	wf := &WindowFunc{Name: name}
 	for _, a := range f.Args {
-		e, err := expr.Build(q.ctx, a, s)
+		e, err := build(a)
 		if err != nil {
 			return nil, err
 		}
@@ -304,18 +318,6 @@ func (q *qbuilder) windowFunc(f *ast.WindowFuncExpr, s *schema) (*WindowFunc, er
 			return nil, err
 		}
 		wf.Ft = nullableType(wf.Args[0].Type())
-		return wf, nil
-	case AggCount, AggSum, AggAvg, AggMin, AggMax, AggStddevPop, AggStddevSamp, AggVarPop, AggVarSamp,
-		AggBitAnd, AggBitOr, AggBitXor:
-		if f.Distinct {
-			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "DISTINCT in window functions")
-		}
-		if len(wf.Args) != 1 {
-			return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, f.Name)
-		}
-		wf.Agg = &AggFunc{Name: name, Args: wf.Args}
-		wf.Agg.Ft = aggType(wf.Agg)
-		wf.Ft = wf.Agg.Ft
 		return wf, nil
 	}
 	return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "window function "+f.Name)
