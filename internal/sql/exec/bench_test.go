@@ -15,22 +15,29 @@ import (
 	"github.com/strata-db/strata/internal/types"
 )
 
-// benchEnv is sbtest1 with 1000 rows over an in-process cluster.
+// benchEnv is sbtest1 over an in-process cluster.
 type benchEnv struct {
 	cat   *catalog.Catalog
 	begin func(context.Context) (kvTxn, error)
 }
 
 func newBenchEnv(b *testing.B) *benchEnv {
+	return newSbtest(b, 1000, func(i int) int { return i % 100 }, "\nCREATE INDEX k_1 ON sbtest1(k)")
+}
+
+// newSbtest is sysbench's sbtest1 (then the statements of more) with n
+// rows, row i's k being k(i), inserted 1000 a statement.
+func newSbtest(b *testing.B, n int, k func(i int) int, more string) *benchEnv {
 	cat, begin := newTestCatalogBegin(b)
-	ddl(b, cat, "CREATE TABLE sbtest1(id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))\nCREATE INDEX k_1 ON sbtest1(k)")
+	ddl(b, cat, "CREATE TABLE sbtest1(id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))"+more)
 	env := &benchEnv{cat: cat, begin: begin}
-	var vals []string
-	for i := 0; i < 1000; i++ {
-		vals = append(vals, fmt.Sprintf("(%d, '%s', '%s')", i%100, strings.Repeat("c", 119), strings.Repeat("p", 59)))
+	for done := 0; done < n; done += 1000 {
+		var vals []string
+		for i := done; i < done+1000 && i < n; i++ {
+			vals = append(vals, fmt.Sprintf("(%d, '%s', '%s')", k(i), strings.Repeat("c", 119), strings.Repeat("p", 59)))
+		}
+		env.run(b, env.plan(b, "INSERT INTO sbtest1 (k, c, pad) VALUES "+strings.Join(vals, ","), nil), nil, true)
 	}
-	p := env.plan(b, "INSERT INTO sbtest1 (k, c, pad) VALUES "+strings.Join(vals, ","), nil)
-	env.run(b, p, nil, true)
 	return env
 }
 
@@ -113,25 +120,10 @@ func BenchmarkIndexUpdate(b *testing.B) {
 	}
 }
 
-// newScanEnv is sbtest1 with n rows (sysbench's row shape).
-func newScanEnv(b *testing.B, n int) *benchEnv {
-	cat, begin := newTestCatalogBegin(b)
-	ddl(b, cat, "CREATE TABLE sbtest1(id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))")
-	env := &benchEnv{cat: cat, begin: begin}
-	for done := 0; done < n; done += 1000 {
-		var vals []string
-		for i := 0; i < 1000 && done+i < n; i++ {
-			vals = append(vals, fmt.Sprintf("(%d, '%s', '%s')", (done+i)*7919%n, strings.Repeat("c", 119), strings.Repeat("p", 59)))
-		}
-		env.run(b, env.plan(b, "INSERT INTO sbtest1 (k, c, pad) VALUES "+strings.Join(vals, ","), nil), nil, true)
-	}
-	return env
-}
-
 // BenchmarkFullScan reads one column of every row of a 20k-row table:
 // the storage scan, the client's pages and the row decoding.
 func BenchmarkFullScan(b *testing.B) {
-	env := newScanEnv(b, 20000)
+	env := newSbtest(b, 20000, func(i int) int { return i * 7919 % 20000 }, "")
 	p := env.plan(b, "SELECT k FROM sbtest1", nil)
 	b.ReportAllocs()
 	for b.Loop() {

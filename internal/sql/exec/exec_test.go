@@ -81,13 +81,11 @@ func runLine(t *testing.T, cat *catalog.Catalog, begin func(context.Context) (kv
 	var out strings.Builder
 	err = e.Open(ctx)
 	if err == nil {
-		fts := e.FieldTypes()
-		err = Drain(ctx, e, 2, func(c *chunk.Chunk) error {
-			for i := 0; i < c.NumRows(); i++ {
-				out.WriteString(rowText(c.GetRow(i), fts) + "\n")
-			}
-			return nil
-		})
+		var rows []string
+		rows, err = drainRows(ctx, e, 2)
+		for _, r := range rows {
+			out.WriteString(r + "\n")
+		}
 	}
 	_ = e.Close()
 	if err != nil {
@@ -104,6 +102,20 @@ func runLine(t *testing.T, cat *catalog.Catalog, begin func(context.Context) (kv
 		out.WriteString("warning: " + errText(w) + "\n")
 	}
 	return out.String()
+}
+
+// drainRows runs e (open) to the end through chunks of size rows and
+// returns its rows as rowText.
+func drainRows(ctx context.Context, e Executor, size int) ([]string, error) {
+	var rows []string
+	fts := e.FieldTypes()
+	err := Drain(ctx, e, size, func(c *chunk.Chunk) error {
+		for i := 0; i < c.NumRows(); i++ {
+			rows = append(rows, rowText(c.GetRow(i), fts))
+		}
+		return nil
+	})
+	return rows, err
 }
 
 func rowText(r chunk.Row, fts []*types.FieldType) string {

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser"
-	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/planner"
 )
@@ -222,14 +221,8 @@ func query(t *testing.T, cat *catalog.Catalog, begin func(context.Context) (kvTx
 		t.Fatalf("%s: %v", sql, err)
 	}
 	defer e.Close()
-	var out []string
-	fts := e.FieldTypes()
-	if err := Drain(ctx, e, 3, func(c *chunk.Chunk) error {
-		for i := 0; i < c.NumRows(); i++ {
-			out = append(out, rowText(c.GetRow(i), fts))
-		}
-		return nil
-	}); err != nil {
+	out, err := drainRows(ctx, e, 3)
+	if err != nil {
 		t.Fatalf("%s: %v", sql, err)
 	}
 	return out

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser"
-	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/planner"
 	"github.com/strata-db/strata/internal/types"
@@ -50,14 +49,8 @@ func TestReopen(t *testing.T) {
 		if err := e.Open(ctx); err != nil {
 			t.Fatal(err)
 		}
-		var rows []string
 		fts := e.FieldTypes()
-		err = Drain(ctx, e, 2, func(c *chunk.Chunk) error {
-			for i := 0; i < c.NumRows(); i++ {
-				rows = append(rows, rowText(c.GetRow(i), fts))
-			}
-			return nil
-		})
+		rows, err := drainRows(ctx, e, 2)
 		_ = e.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 
 func TestSpillHashJoin(t *testing.T) {
 	cat, begin := spillTable(t, 3000, 3)
-	for _, q := range []string{
+	checkSpills(t, cat, begin, []string{
 		"SELECT s.id, r.id, s.b, r.b FROM s JOIN r ON s.a = r.a",
 		"SELECT s.id, r.id FROM s JOIN r ON s.a = r.a AND s.b = r.b",
 		"SELECT s.id, r.id, r.b FROM s LEFT JOIN r ON s.a = r.a AND r.b < s.b",
@@ -23,11 +23,7 @@ func TestSpillHashJoin(t *testing.T) {
 		"SELECT id, a IN (SELECT a FROM r WHERE b > 'b') FROM s",
 		"SELECT id, a NOT IN (SELECT a FROM r) FROM s",
 		"SELECT id, a NOT IN (SELECT a FROM r WHERE a IS NOT NULL) FROM s",
-	} {
-		for _, quota := range []int64{4 << 10, 24 << 10} {
-			checkSpill(t, cat, begin, q, quota, false)
-		}
-	}
+	}, []int64{4 << 10, 24 << 10}, false)
 	// Without keys a join cannot partition: 8175.
 	res := queryQuota(t, cat, begin, "SELECT COUNT(*) FROM s JOIN r ON s.a < r.a", 4<<10)
 	if !isQuotaErr(res.err) {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/sql/catalog"
 )
 
@@ -39,13 +38,7 @@ func queryQuota(t *testing.T, cat *catalog.Catalog, begin func(context.Context) 
 	var res quotaResult
 	res.err = e.Open(ctx)
 	if res.err == nil {
-		fts := e.FieldTypes()
-		res.err = Drain(ctx, e, 64, func(c *chunk.Chunk) error {
-			for i := 0; i < c.NumRows(); i++ {
-				res.rows = append(res.rows, rowText(c.GetRow(i), fts))
-			}
-			return nil
-		})
+		res.rows, res.err = drainRows(ctx, e, 64)
 	}
 	if err := e.Close(); err != nil && res.err == nil {
 		res.err = err
@@ -130,6 +123,16 @@ func checkSpill(t *testing.T, cat *catalog.Catalog, begin func(context.Context) 
 	}
 }
 
+// checkSpills is checkSpill of every query under every quota.
+func checkSpills(t *testing.T, cat *catalog.Catalog, begin func(context.Context) (kvTxn, error), queries []string, quotas []int64, ordered bool) {
+	t.Helper()
+	for _, q := range queries {
+		for _, quota := range quotas {
+			checkSpill(t, cat, begin, q, quota, ordered)
+		}
+	}
+}
+
 // isQuotaErr reports whether err is the 8175 quota error.
 func isQuotaErr(err error) bool {
 	return err != nil && strings.Contains(errText(err), fmt.Sprint(ErrMemQuotaExceeded))
@@ -137,16 +140,12 @@ func isQuotaErr(err error) bool {
 
 func TestSpillSort(t *testing.T) {
 	cat, begin := spillTable(t, 3000, 1)
-	for _, q := range []string{
+	checkSpills(t, cat, begin, []string{
 		"SELECT * FROM s ORDER BY a, id",
 		"SELECT * FROM s ORDER BY b DESC, c", // ties: stable order kept
 		"SELECT a, d FROM s ORDER BY d, e DESC",
 		"SELECT * FROM s ORDER BY c DESC LIMIT 100000 OFFSET 7",
-	} {
-		for _, quota := range []int64{8 << 10, 64 << 10} {
-			checkSpill(t, cat, begin, q, quota, true)
-		}
-	}
+	}, []int64{8 << 10, 64 << 10}, true)
 	// A small TopN keeps only offset+count rows: it needs no spill.
 	res := queryQuota(t, cat, begin, "SELECT * FROM s ORDER BY e, id LIMIT 5 OFFSET 10", 16<<10)
 	want := queryQuota(t, cat, begin, "SELECT * FROM s ORDER BY e, id", 0)
