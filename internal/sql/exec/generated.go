@@ -56,6 +56,29 @@ func (r *rowRules) apply(ectx *Context, row []types.Datum, rowNum int, check boo
 	return nil
 }
 
+// writeRules are what INSERT and UPDATE apply to the rows they write:
+// the table's rules (compiled on the first execution: the plan, and so
+// the table, is the executor's for life) and this execution's
+// foreign-key state.
+type writeRules struct {
+	rules *rowRules
+	fk    *fkState
+	fkUse fkUse
+}
+
+// prepare readies the rules for an execution writing t.
+func (w *writeRules) prepare(ectx *Context, is *catalog.InfoSchema, t *catalog.TableInfo) error {
+	if w.rules == nil {
+		r, err := compileRules(ectx, t)
+		if err != nil {
+			return err
+		}
+		w.rules = r
+	}
+	w.fk = w.fkUse.state(ectx, is, t)
+	return nil
+}
+
 // errCheckViolated matches (errors.Is) the 3819 of any CHECK.
 var errCheckViolated = &sqlerr.Error{Code: catalog.ErrCheckViolated}
 

@@ -25,11 +25,7 @@ type insert struct {
 	// dupChk holds the conflicting row followed by the new one, for the
 	// ON DUPLICATE KEY UPDATE assignments.
 	dupChk *chunk.Chunk
-	// rules computes generated columns and verifies CHECKs (compiled on
-	// the first execution); fk is this execution's foreign-key state.
-	rules *rowRules
-	fk    *fkState
-	fkUse fkUse
+	writeRules
 }
 
 func (e *insert) Open(ctx context.Context) error {
@@ -44,7 +40,7 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 	}
 	e.done = true
 	t := e.p.Table
-	if err := e.prepareRules(); err != nil {
+	if err := e.prepare(e.ectx, e.p.InfoSchema, t); err != nil {
 		return err
 	}
 	batch := !e.p.Replace && len(e.p.OnDup) == 0
@@ -349,7 +345,7 @@ func (e *insert) onDuplicate(ctx context.Context, t *catalog.TableInfo, handle i
 	if err := e.rules.apply(e.ectx, upd, e.rowNum, true); err != nil {
 		return e.ignorable(err)
 	}
-	if !rowsEqual(old, upd) {
+	if e.fk != nil && !rowsEqual(old, upd) {
 		if err := e.fk.checkChild(ctx, t, old, upd); err != nil {
 			return e.ignorable(err)
 		}
@@ -364,19 +360,5 @@ func (e *insert) onDuplicate(ctx context.Context, t *catalog.TableInfo, handle i
 	if changed {
 		e.ectx.AffectedRows += 2
 	}
-	return nil
-}
-
-// prepareRules compiles the table's rules on the first execution and
-// reads foreign_key_checks for this one.
-func (e *insert) prepareRules() error {
-	if e.rules == nil {
-		r, err := compileRules(e.ectx, e.p.Table)
-		if err != nil {
-			return err
-		}
-		e.rules = r
-	}
-	e.fk = e.fkUse.state(e.ectx, e.p.InfoSchema, e.p.Table)
 	return nil
 }

@@ -19,11 +19,7 @@ type update struct {
 	done bool
 	// fresh marks assignments reading earlier-assigned columns.
 	fresh []bool
-	// rules: generated columns and CHECKs (compiled once); fk: this
-	// execution's foreign-key state.
-	rules *rowRules
-	fk    *fkState
-	fkUse fkUse
+	writeRules
 }
 
 func (e *update) Open(ctx context.Context) error {
@@ -161,9 +157,8 @@ func (e *update) assigned(off int) bool {
 	return false
 }
 
-// prepareRules compiles the table's rules on the first execution (3105
-// for an assignment to a generated column other than DEFAULT) and reads
-// foreign_key_checks for this one.
+// prepareRules readies the table's rules (3105 for an assignment to a
+// generated column other than DEFAULT).
 func (e *update) prepareRules() error {
 	t := e.p.Table
 	for _, a := range e.p.Assigns {
@@ -171,15 +166,7 @@ func (e *update) prepareRules() error {
 			return badGeneratedValue(t, c)
 		}
 	}
-	if e.rules == nil {
-		r, err := compileRules(e.ectx, t)
-		if err != nil {
-			return err
-		}
-		e.rules = r
-	}
-	e.fk = e.fkUse.state(e.ectx, e.p.InfoSchema, t)
-	return nil
+	return e.prepare(e.ectx, e.p.InfoSchema, t)
 }
 
 // writeRow checks the new row's foreign keys, acts on the children of
