@@ -72,15 +72,11 @@ func splitOr(e expr.Expression, out []expr.Expression) []expr.Expression {
 
 func isConst(e expr.Expression) bool { return len(expr.ExtractColumns(e)) == 0 }
 
-// accessPath picks the read of src for conds (over src's schema) and
-// returns it with the conditions still to be checked on its rows.
+// accessPath picks the read of src for conds (over src's schema), among
+// the indexes src.indexes allows, and returns it with the conditions
+// still to be checked on its rows.
 func accessPath(src TableSource, conds []expr.Expression) (Plan, []expr.Expression) {
-	return accessPathWith(src, conds, nil)
-}
-
-// accessPathWith is accessPath using only the indexes allow accepts (nil
-// for the primary key; a nil allow accepts all): the index hints.
-func accessPathWith(src TableSource, conds []expr.Expression, allow func(*catalog.IndexInfo) bool) (Plan, []expr.Expression) {
+	allow := src.indexes
 	ok := func(idx *catalog.IndexInfo) bool { return allow == nil || allow(idx) }
 	ccs := colConds(conds)
 	t := src.Table

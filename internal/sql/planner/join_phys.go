@@ -103,24 +103,11 @@ func (q *qbuilder) physical(n *lnode, conds []expr.Expression) Plan {
 			return p
 		}
 		if n.table != nil {
-			filter := q.hints.indexFilter(n)
-			p, rest := accessPathWith(*n.table, conds, filter)
-			if il, ok := p.(*IndexLookUp); ok && filter == nil {
-				// With statistics, an index range that finds a large part
-				// of the table (or of a handle range) costs more in row
-				// lookups than a scan.
-				if t := statsOf(q.ctx, il.Table.ID); !t.Pseudo() {
-					if tp, trest := tablePath(*n.table, colConds(conds), conds); q.estimate(il)*4 > q.estimate(tp) {
-						p, rest = tp, trest
-					}
-				}
-			}
-			if len(rest) > 0 {
-				p = &Selection{Child: p, Conds: rest}
-			}
-			return p
+			src := *n.table
+			src.indexes = q.hints.indexFilter(n)
+			return q.tableRead(src, conds)
 		}
-		return pushConds(n.plan, conds)
+		return q.pushConds(n.plan, conds)
 	}
 	if n.outMap != nil {
 		m := n.outMap
@@ -141,6 +128,22 @@ func (q *qbuilder) physical(n *lnode, conds []expr.Expression) Plan {
 		p = proj
 	}
 	return p
+}
+
+// tableRead plans the read of base table src filtered by conds (over its
+// columns): its access path (accessPath) or, with statistics and no index
+// hint, the handle range or a scan when the index range finds so large a
+// part of the table that its row lookups cost more.
+func (q *qbuilder) tableRead(src TableSource, conds []expr.Expression) Plan {
+	p, rest := accessPath(src, conds)
+	if il, ok := p.(*IndexLookUp); ok && src.indexes == nil {
+		if t := statsOf(q.ctx, il.Table.ID); !t.Pseudo() {
+			if tp, trest := tablePath(src, colConds(conds), conds); q.estimate(il)*4 > q.estimate(tp) {
+				p, rest = tp, trest
+			}
+		}
+	}
+	return withRest(p, rest)
 }
 
 // outerJoin plans a LEFT (or RIGHT, swapped) join, or a STRAIGHT_JOIN,

@@ -48,6 +48,10 @@ type TableSource struct {
 	// Alias is the name the query uses for the table.
 	Alias string
 	cols  []OutCol
+	// indexes are the indexes the read may use (nil: any; a nil index
+	// is the primary key): the index hints, kept with the read so that
+	// conditions pushed into it later (pushConds) choose under them too.
+	indexes func(*catalog.IndexInfo) bool
 }
 
 func newTableSource(db string, t *catalog.TableInfo, alias string) TableSource {

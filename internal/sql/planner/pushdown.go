@@ -6,9 +6,9 @@ import "github.com/strata-db/strata/internal/sql/expr"
 // down as they stay correct: through projections (the conditions on
 // columns that are plain columns below), selections and sorts, into a
 // table read's access path, so that a WHERE on a derived table or a
-// view reaches the table's keys. What cannot go further stays in a
-// Selection at that point.
-func pushConds(p Plan, conds []expr.Expression) Plan {
+// view reaches the table's keys (tableRead, under the read's index
+// hints). What cannot go further stays in a Selection at that point.
+func (q *qbuilder) pushConds(p Plan, conds []expr.Expression) Plan {
 	if len(conds) == 0 {
 		return p
 	}
@@ -25,25 +25,25 @@ func pushConds(p Plan, conds []expr.Expression) Plan {
 		if len(down) == 0 {
 			break
 		}
-		np := &Projection{Child: pushConds(x.Child, down), Exprs: x.Exprs, Cols: x.Cols}
+		np := &Projection{Child: q.pushConds(x.Child, down), Exprs: x.Exprs, Cols: x.Cols}
 		if len(here) > 0 {
 			return &Selection{Child: np, Conds: here}
 		}
 		return np
 	case *Selection:
-		return pushConds(x.Child, append(append([]expr.Expression(nil), x.Conds...), conds...))
+		return q.pushConds(x.Child, append(append([]expr.Expression(nil), x.Conds...), conds...))
 	case *Sort:
-		return &Sort{Child: pushConds(x.Child, conds), By: x.By}
+		return &Sort{Child: q.pushConds(x.Child, conds), By: x.By}
 	case *TableScan:
 		if x.Desc || x.KeepOrder || IsMemTable(x.DB) {
 			break
 		}
-		return withRest(accessPath(x.TableSource, append(append([]expr.Expression(nil), x.RangeConds...), conds...)))
+		return q.tableRead(x.TableSource, append(append([]expr.Expression(nil), x.RangeConds...), conds...))
 	case *IndexLookUp:
 		if x.Desc {
 			break
 		}
-		return withRest(accessPath(x.TableSource, append(append([]expr.Expression(nil), x.RangeConds...), conds...)))
+		return q.tableRead(x.TableSource, append(append([]expr.Expression(nil), x.RangeConds...), conds...))
 	}
 	return &Selection{Child: p, Conds: conds}
 }
