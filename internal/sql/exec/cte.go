@@ -30,8 +30,8 @@ func (c *Context) cteFor(ctx context.Context, def *planner.CTEDef) (*cteResult, 
 	res := c.ctes[def]
 	if res == nil {
 		fts := planner.FieldTypes(def.Schema())
-		mem := c.memRoot().Child()
-		res = &cteResult{rows: rowStore{fts: fts, mem: mem}, work: rowStore{fts: fts, mem: mem}}
+		// work is only read: each iteration's rows are counted in rows.
+		res = &cteResult{rows: rowStore{fts: fts, mem: c.memRoot().Child()}, work: rowStore{fts: fts}}
 		c.ctes[def] = res
 	}
 	if res.done {

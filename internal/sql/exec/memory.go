@@ -144,18 +144,16 @@ func (t *MemTracker) Spilled() int64 {
 func rowSize(r chunk.Row, fts []*types.FieldType) int64 {
 	n := int64(0)
 	for i, ft := range fts {
-		switch ft.EvalType() {
-		case types.ETString, types.ETDecimal:
-			if !r.IsNull(i) {
-				if ft.EvalType() == types.ETDecimal {
-					n += 40
-				} else {
-					n += int64(len(r.GetBytes(i))) + 8
-				}
-				continue
-			}
+		switch et := ft.EvalType(); {
+		case r.IsNull(i):
+			n += 9
+		case et == types.ETDecimal:
+			n += 40
+		case et == types.ETString:
+			n += int64(len(r.GetBytes(i))) + 8
+		default:
+			n += 9
 		}
-		n += 9
 	}
 	return n
 }

@@ -118,12 +118,12 @@ tuples:
 			if err != nil {
 				return nil, err
 			}
-			cd, ok := pointValue(d, &t.Columns[idx.Columns[i].Offset].FieldType)
+			ft := &t.Columns[idx.Columns[i].Offset].FieldType
+			cd, ok := pointValue(d, ft)
 			if d.IsNull() || !ok {
 				continue tuples
 			}
-			cd = e.ectx.toStoredTS(&t.Columns[idx.Columns[i].Offset].FieldType, cd)
-			key = codec.EncodeKey(key, catalog.IndexKeyValue(&t.Columns[idx.Columns[i].Offset].FieldType, cd))
+			key = codec.EncodeKey(key, catalog.IndexKeyValue(ft, e.ectx.toStoredTS(ft, cd)))
 		}
 		if e.ectx.LockPointReads {
 			e.ectx.LockKeys = append(e.ectx.LockKeys, key)

@@ -136,8 +136,8 @@ func (e *hashJoin) Spill() (int64, error) {
 		return 0, err
 	}
 	g.spilled, g.mem = true, e.store.mem
-	for _, ref := range e.store.all(nil) {
-		row := e.store.get(ref)
+	for i := 0; i < e.store.n; i++ {
+		row := e.store.at(i)
 		k, null, err := joinKeyOf(e.ectx, e.p, build.keys, row, g.key[:0])
 		g.key = k
 		if err != nil {
