@@ -11,6 +11,7 @@ import (
 	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
+	"github.com/strata-db/strata/internal/sql/statistics"
 )
 
 // A view in FROM is planned as a derived table named by the view (or its
@@ -31,6 +32,10 @@ type viewCtx struct {
 
 // CurrentDB is the view's database: its unqualified names are its own.
 func (v *viewCtx) CurrentDB() string { return v.db }
+
+// Stats passes the statement's statistics through (embedding Context
+// hides its other methods).
+func (v *viewCtx) Stats(tableID int64) *statistics.Table { return statsOf(v.Context, tableID) }
 
 // maxViewDepth bounds views over views (MySQL has no fixed limit; this
 // one only stops runaway nesting).

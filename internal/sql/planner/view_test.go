@@ -25,7 +25,7 @@ func createView(t testing.TB, cat *catalog.Catalog, name, sel string, cols ...st
 	}
 }
 
-func buildSQL(ctx *testCtx, sql string) (Plan, error) {
+func buildSQL(ctx Context, sql string) (Plan, error) {
 	stmt, err := parser.New().ParseOneStmt(sql, "", "")
 	if err != nil {
 		return nil, err
