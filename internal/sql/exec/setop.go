@@ -105,13 +105,20 @@ func (e *setOp) Next(ctx context.Context, chk *chunk.Chunk) error {
 			continue
 		}
 		fts := in.FieldTypes()
+		unionAll := e.p.Op == planner.Union && e.p.All // keeps every row: no keys
 		for i := 0; i < n; i++ {
-			k, err := e.rowKey(buf.GetRow(i), fts)
-			if err != nil {
-				return err
-			}
-			if !e.keep(string(k)) {
-				continue
+			if unionAll {
+				if err := e.convert(buf.GetRow(i), fts); err != nil {
+					return err
+				}
+			} else {
+				k, err := e.rowKey(buf.GetRow(i), fts)
+				if err != nil {
+					return err
+				}
+				if !e.keep(k) {
+					continue
+				}
 			}
 			for c := range e.vals {
 				chk.AppendDatum(c, &e.vals[c])
@@ -125,37 +132,34 @@ func (e *setOp) Next(ctx context.Context, chk *chunk.Chunk) error {
 	return nil
 }
 
-// keep decides whether a row with key k is returned.
-func (e *setOp) keep(k string) bool {
+// keep decides whether a row with key k is returned (not asked for
+// UNION ALL, which returns every row).
+func (e *setOp) keep(k []byte) bool {
 	switch e.p.Op {
-	case planner.Union:
-		if e.p.All {
-			return true
-		}
 	case planner.Intersect:
-		if e.counts[k] == 0 {
+		if e.counts[string(k)] == 0 {
 			return false
 		}
 		if e.p.All {
-			e.counts[k]--
+			e.counts[string(k)]--
 			return true
 		}
 	case planner.Except:
 		if e.p.All {
-			if e.counts[k] > 0 {
-				e.counts[k]--
+			if e.counts[string(k)] > 0 {
+				e.counts[string(k)]--
 				return false
 			}
 			return true
 		}
-		if e.counts[k] > 0 {
+		if e.counts[string(k)] > 0 {
 			return false
 		}
 	}
-	if e.seen[k] {
+	if e.seen[string(k)] {
 		return false
 	}
-	e.seen[k] = true
+	e.seen[string(k)] = true
 	return true
 }
 
