@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -40,49 +41,15 @@ func (p *Materialize) Children() []Plan { return []Plan{p.Child} }
 
 func (p *Materialize) explainInfo() (name, obj, info string) { return "Materialize", "", "" }
 
-// dmlTarget is a base table of a multi-table statement's FROM, with the
-// positions of its columns (contiguous) and handle in the FROM's columns.
-type dmlTarget struct {
-	src    *TableSource
-	first  int
-	handle int
-}
-
-func (n *lnode) dmlTargets(off int, out []dmlTarget) []dmlTarget {
-	if !n.isJoin() {
-		if n.table != nil {
-			return append(out, dmlTarget{src: n.table, first: off, handle: off + n.table.HandleIndex()})
-		}
-		return out
-	}
-	nl := len(n.l.cols)
-	var inner []dmlTarget
-	inner = n.l.dmlTargets(0, inner)
-	inner = n.r.dmlTargets(nl, inner)
-	for _, t := range inner {
-		// USING moves columns: the target needs its own, in order.
-		f := n.outPos(t.first)
-		ok := f >= 0
-		for i := 0; ok && i <= t.handle-t.first; i++ {
-			ok = n.outPos(t.first+i) == f+i
-		}
-		if ok {
-			out = append(out, dmlTarget{src: t.src, first: f + off, handle: f + t.handle - t.first + off})
-		}
-	}
-	return out
-}
-
 // targetRows is the input of one target: its columns, then extra (the
 // join's columns, which assignments may read), then its handle, one row
 // per handle.
-func targetRows(mat *Materialize, t dmlTarget, withJoinCols bool) Plan {
+func targetRows(mat *Materialize, t baseTable, withJoinCols bool) Plan {
 	in := mat.Schema()
 	proj := &Projection{Child: mat}
-	n := len(t.src.Table.Columns)
-	for i := 0; i < n; i++ {
-		proj.Exprs = append(proj.Exprs, columnOf(in, t.first+i))
-		proj.Cols = append(proj.Cols, in[t.first+i])
+	for _, c := range t.cols {
+		proj.Exprs = append(proj.Exprs, columnOf(in, c))
+		proj.Cols = append(proj.Cols, in[c])
 	}
 	if withJoinCols {
 		for i := range in {
@@ -100,18 +67,18 @@ func targetRows(mat *Materialize, t dmlTarget, withJoinCols bool) Plan {
 	return agg
 }
 
-func findTarget(ts []dmlTarget, name *ast.TableName) (dmlTarget, bool) {
+func findTarget(ts []baseTable, name *ast.TableName) (baseTable, bool) {
 	for _, t := range ts {
 		if strings.EqualFold(t.src.Alias, name.Name.O) && (name.Schema.O == "" || strings.EqualFold(name.Schema.O, t.src.DB)) {
 			return t, true
 		}
 	}
-	return dmlTarget{}, false
+	return baseTable{}, false
 }
 
 // multiSource plans the join a multi-table UPDATE or DELETE reads, and
 // the base tables it may change.
-func multiSource(ctx Context, verb string, refs *ast.TableRefsClause, where ast.ExprNode, ordered bool) (*lnode, *Materialize, []dmlTarget, error) {
+func multiSource(ctx Context, verb string, refs *ast.TableRefsClause, where ast.ExprNode, ordered bool) (*lnode, *Materialize, []baseTable, error) {
 	if ordered {
 		return nil, nil, nil, sqlerr.New(mysql.ErrWrongUsage, verb, "ORDER BY or LIMIT")
 	}
@@ -124,7 +91,7 @@ func multiSource(ctx Context, verb string, refs *ast.TableRefsClause, where ast.
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return ln, &Materialize{Child: p}, ln.dmlTargets(0, nil), nil
+	return ln, &Materialize{Child: p}, ln.baseTables(0, nil), nil
 }
 
 func buildMultiDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
@@ -156,10 +123,10 @@ func buildMultiUpdate(ctx Context, st *ast.UpdateStmt) (Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		ti := -1
+		ti, col := -1, -1
 		for i, t := range all {
-			if idx >= t.first && idx < t.first+len(t.src.Table.Columns) {
-				ti = i
+			if c := slices.Index(t.cols, idx); c >= 0 {
+				ti, col = i, c
 			}
 		}
 		if ti < 0 {
@@ -182,7 +149,7 @@ func buildMultiUpdate(ctx Context, st *ast.UpdateStmt) (Plan, error) {
 			shift := len(t.src.Table.Columns)
 			e = remapAll([]expr.Expression{built}, func(i int) int { return i + shift })[0]
 		}
-		u.Assigns = append(u.Assigns, Assignment{Col: idx - t.first, Expr: e})
+		u.Assigns = append(u.Assigns, Assignment{Col: col, Expr: e})
 	}
 	return out, nil
 }

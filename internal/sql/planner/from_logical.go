@@ -1,11 +1,11 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
-	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/types"
@@ -311,30 +311,45 @@ func (q *qbuilder) using(n *lnode, j *ast.Join, joined []OutCol) error {
 	return nil
 }
 
-// lockTarget is a base table of a FROM and the position of its handle in
-// the FROM's columns (what FOR UPDATE locks).
-type lockTarget struct {
-	table  *catalog.TableInfo
+// baseTable is a base table of a FROM (what a multi-table UPDATE or
+// DELETE changes, what FOR UPDATE locks), with the positions of its
+// columns and of its handle in the FROM's columns.
+type baseTable struct {
+	src    *TableSource
+	cols   []int
 	handle int
 }
 
-// lockTargets lists the base tables of n (derived tables are not locked).
-func (n *lnode) lockTargets() []lockTarget {
+// baseTables appends the base tables of n, its columns at offset off.
+func (n *lnode) baseTables(off int, out []baseTable) []baseTable {
 	if !n.isJoin() {
-		if n.table != nil && !IsMemTable(n.table.DB) {
-			return []lockTarget{{table: n.table.Table, handle: n.table.HandleIndex()}}
+		if n.table != nil {
+			cols := make([]int, len(n.table.Table.Columns))
+			for i := range cols {
+				cols[i] = off + i
+			}
+			return append(out, baseTable{src: n.table, cols: cols, handle: off + n.table.HandleIndex()})
 		}
-		return nil
+		return out
 	}
-	out := n.l.lockTargets()
-	nl := len(n.l.cols)
-	for _, t := range n.r.lockTargets() {
-		out = append(out, lockTarget{table: t.table, handle: t.handle + nl})
-	}
-	for i := range out {
-		out[i].handle = n.outPos(out[i].handle)
+	first := len(out)
+	out = n.l.baseTables(0, out)
+	out = n.r.baseTables(len(n.l.cols), out)
+	for k := first; k < len(out); k++ {
+		t := &out[k]
+		for i, c := range t.cols {
+			t.cols[i] = off + n.outPos(c)
+		}
+		t.handle = off + n.outPos(t.handle)
 	}
 	return out
+}
+
+// lockTargets lists the base tables FOR UPDATE locks (not memory
+// tables).
+func (n *lnode) lockTargets() []baseTable {
+	out := n.baseTables(0, nil)
+	return slices.DeleteFunc(out, func(t baseTable) bool { return IsMemTable(t.src.DB) })
 }
 
 // outPos is the position in a join's columns of its joined column src

@@ -46,7 +46,7 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 			return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "FOR UPDATE of this query")
 		}
 		for _, t := range tables {
-			p = &Lock{Child: p, Table: t.table, Handle: t.handle}
+			p = &Lock{Child: p, Table: t.src.Table, Handle: t.handle}
 		}
 	}
 	aggs, wins := collectFuncs(st)

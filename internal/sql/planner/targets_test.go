@@ -7,7 +7,8 @@ import "testing"
 // and handle in the moved layout.
 func TestUsingJoinTargets(t *testing.T) {
 	cat := newTestCatalog(t)
-	ddl(t, cat, "CREATE TABLE p (k INT PRIMARY KEY, v INT)\nCREATE TABLE q (k INT PRIMARY KEY, w INT)")
+	ddl(t, cat, "CREATE TABLE p (k INT PRIMARY KEY, v INT)\nCREATE TABLE q (k INT PRIMARY KEY, w INT)\n"+
+		"CREATE TABLE r (id INT PRIMARY KEY, k INT, x INT)")
 	ctx := &testCtx{IS: cat.InfoSchema(), DB: "test"}
 	// handleOf checks that column i of cols is table's handle.
 	handleOf := func(sql string, cols []OutCol, i int, table string) {
@@ -45,6 +46,12 @@ func TestUsingJoinTargets(t *testing.T) {
 		{"DELETE p FROM p JOIN q USING (k) WHERE w > 1", "p", []string{"k", "v"}},
 		{"UPDATE p JOIN q USING (k) SET p.v = q.w", "p", []string{"k", "v"}},
 		{"DELETE q FROM p RIGHT JOIN q USING (k)", "q", []string{"k", "w"}},
+		// The common column leaves its table's columns: they need not
+		// stay together.
+		{"DELETE q FROM p JOIN q USING (k)", "q", []string{"k", "w"}},
+		{"DELETE r FROM q JOIN r USING (k)", "r", []string{"id", "k", "x"}},
+		{"UPDATE r JOIN q USING (k) SET r.x = q.w", "r", []string{"id", "k", "x"}},
+		{"UPDATE q JOIN r USING (k) JOIN p USING (k) SET r.x = p.v", "r", []string{"id", "k", "x"}},
 	} {
 		p, err := buildSQL(ctx, tc.sql)
 		if err != nil {
@@ -62,5 +69,12 @@ func TestUsingJoinTargets(t *testing.T) {
 			}
 		}
 		handleOf(tc.sql, in, len(in)-1, tc.table)
+		if u, ok := m.Targets[0].(*Update); ok {
+			// The one assignment sets the table's last column.
+			last := tc.cols[len(tc.cols)-1]
+			if len(u.Assigns) != 1 || u.Table.Columns[u.Assigns[0].Col].Name != last {
+				t.Errorf("%s: assignments %+v, want one to %s", tc.sql, u.Assigns, last)
+			}
+		}
 	}
 }
