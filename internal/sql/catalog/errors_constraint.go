@@ -8,10 +8,6 @@ import (
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
-// ErrCheckViolated is sqlerr.ErrCheckViolated, under the name exec
-// knows it by.
-const ErrCheckViolated = sqlerr.ErrCheckViolated
-
 // CheckViolatedError is 3819 for check constraint name.
 func CheckViolatedError(name string) error {
 	return sqlerr.New(sqlerr.ErrCheckViolated, name)

@@ -80,7 +80,7 @@ func (w *writeRules) prepare(ectx *Context, is *catalog.InfoSchema, t *catalog.T
 }
 
 // errCheckViolated matches (errors.Is) the 3819 of any CHECK.
-var errCheckViolated = &sqlerr.Error{Code: catalog.ErrCheckViolated}
+var errCheckViolated = &sqlerr.Error{Code: sqlerr.ErrCheckViolated}
 
 // errSkipRow: INSERT IGNORE skips a row that violates a CHECK (after a
 // warning).
