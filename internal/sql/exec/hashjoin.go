@@ -27,6 +27,10 @@ type hashJoin struct {
 	allRefs   []rowRef
 	buildNull bool // null-aware: some build key is NULL
 	key       []byte
+	// firstOnly: a semi-family join building its right side with no
+	// condition besides the keys needs one build row per key (a match is
+	// decided by the key alone), so later rows with a kept key are dropped.
+	firstOnly bool
 
 	probeRow int
 	probeEOF bool
@@ -52,6 +56,7 @@ func (e *hashJoin) Open(ctx context.Context) error {
 		e.j = newJoiner(e.ectx, e.p, e.left.FieldTypes(), e.right.FieldTypes())
 	}
 	build, _ := e.sides()
+	e.firstOnly = e.p.Kind.IsSemi() && !e.p.BuildLeft && !e.j.needsPair
 	e.grace.close()
 	e.store = rowStore{fts: build.in.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
 	e.table.reset()

@@ -59,6 +59,9 @@ func (t *joinTable) group(h uint64, k []byte) int {
 	return -1
 }
 
+// has reports whether some ref is filed under key k.
+func (t *joinTable) has(k []byte) bool { return t.group(maphash.Bytes(t.seed, k), k) >= 0 }
+
 // add files ref under key k.
 func (t *joinTable) add(k []byte, ref rowRef) {
 	if t.sorted && len(t.refs) > 0 {

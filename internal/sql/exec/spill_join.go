@@ -106,6 +106,9 @@ func (e *hashJoin) addBuild(k []byte, row chunk.Row) error {
 	if g.spilled {
 		return g.write(g.bparts, g.bcodec, k, row)
 	}
+	if e.firstOnly && e.table.has(k) {
+		return nil
+	}
 	ref := e.store.add(row)
 	if g.err != nil {
 		return g.err
