@@ -14,6 +14,12 @@ type selection struct {
 	base
 	conds  []expr.Expression
 	bypass rangeReader
+
+	// vec is conds compiled for whole chunks (nil: none vectorizes); sel
+	// is its scratch.
+	vec     *expr.ChunkFilter
+	vecDone bool
+	sel     []int
 }
 
 // rangeReader is a read whose range may stand for its conditions.
@@ -46,6 +52,15 @@ func (e *selection) Next(ctx context.Context, chk *chunk.Chunk) error {
 		if n == 0 {
 			return nil
 		}
+		if !e.vecDone {
+			e.vec, e.vecDone = expr.NewChunkFilter(e.conds), true
+		}
+		if e.vec != nil {
+			if err := e.keepVec(chk, n); err != nil {
+				return err
+			}
+			continue
+		}
 		for i := 0; i < n; i++ {
 			row := e.buf.GetRow(i)
 			ok, err := evalFilter(e.ectx.Eval, e.conds, row)
@@ -57,6 +72,24 @@ func (e *selection) Next(ctx context.Context, chk *chunk.Chunk) error {
 			}
 		}
 	}
+	return nil
+}
+
+// keepVec appends to chk the rows of e.buf (n of them) that pass the
+// vectorized filter.
+func (e *selection) keepVec(chk *chunk.Chunk, n int) error {
+	sel := e.sel[:0]
+	for i := 0; i < n; i++ {
+		sel = append(sel, i)
+	}
+	sel, err := e.vec.Keep(e.ectx.Eval, e.buf, sel)
+	if err != nil {
+		return err
+	}
+	for _, r := range sel {
+		chk.AppendRow(e.buf.GetRow(r))
+	}
+	e.sel = sel
 	return nil
 }
 
