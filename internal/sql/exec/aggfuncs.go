@@ -9,8 +9,12 @@ import (
 
 // aggState is the running state of one aggregate function in one group.
 type aggState struct {
-	count  int64
-	dec    *types.Decimal
+	count int64
+	dec   *types.Decimal
+	// isum holds a DECIMAL SUM/AVG's signed integer arguments while their
+	// total fits an int64; it joins dec on overflow and before dec is read
+	// (flushSum), so summing integers allocates no decimal per row.
+	isum   int64
 	float  float64
 	val    types.Datum // MIN/MAX
 	has    bool
@@ -58,6 +62,18 @@ func (s *aggState) update(ctx expr.EvalContext, f *planner.AggFunc, row chunk.Ro
 	switch f.Name {
 	case planner.AggSum, planner.AggAvg:
 		if f.Ft.EvalType() == types.ETDecimal {
+			if d.Kind() == types.KindInt64 {
+				x := d.GetInt64()
+				if r := s.isum + x; (x >= 0) == (r >= s.isum) {
+					s.isum = r
+					return nil
+				}
+				if err := s.flushSum(); err != nil {
+					return err
+				}
+				s.isum = x
+				return nil
+			}
 			v, err := d.ToDecimal()
 			if err != nil {
 				return err
@@ -118,6 +134,12 @@ func (s *aggState) result(ctx expr.EvalContext, f *planner.AggFunc) types.Datum 
 		return types.NewNullDatum()
 	}
 	if f.Ft.EvalType() == types.ETDecimal {
+		if s.dec == nil && f.Name == planner.AggSum && f.Ft.Decimal == 0 {
+			// Only integers were summed: no scale to round to, and an int64
+			// is within any SUM's precision.
+			return types.NewDecimalDatum(types.NewDecFromInt(s.isum))
+		}
+		_ = s.flushSum() // a DECIMAL(65) overflow needs ~1e46 int64s
 		v := s.dec
 		if f.Name == planner.AggAvg {
 			q, err := v.Div(types.NewDecFromInt(s.count))
@@ -134,6 +156,22 @@ func (s *aggState) result(ctx expr.EvalContext, f *planner.AggFunc) types.Datum 
 		return types.NewFloat64Datum(s.float / float64(s.count))
 	}
 	return types.NewFloat64Datum(s.float)
+}
+
+// flushSum adds isum into dec; dec is not nil after it.
+func (s *aggState) flushSum() error {
+	if s.dec == nil {
+		s.dec, s.isum = types.NewDecFromInt(s.isum), 0
+		return nil
+	}
+	if s.isum == 0 {
+		return nil
+	}
+	v := types.NewDecFromInt(s.isum)
+	s.isum = 0
+	var err error
+	s.dec, err = s.dec.Add(v)
+	return err
 }
 
 // aggGroup is one group: its first row and the states of the functions.

@@ -274,6 +274,9 @@ func decodeAggGroup(b []byte, funcs []*planner.AggFunc) (*aggGroup, error) {
 // collation orders and key buffer are caches and are not kept).
 func encodeAggState(b []byte, s *aggState) []byte {
 	b = binary.AppendVarint(b, s.count)
+	if s.isum != 0 {
+		_ = s.flushSum() // see result
+	}
 	if s.dec != nil {
 		b = append(b, 1)
 		b = codec.EncodeDecimal(b, s.dec)

@@ -25,7 +25,7 @@ func TestSpillHashAgg(t *testing.T) {
 // TestAggStateFields fails when aggState or aggGroup gains a field:
 // encodeAggState must then keep it too.
 func TestAggStateFields(t *testing.T) {
-	if n := reflect.TypeOf(aggState{}).NumField(); n != 12 {
+	if n := reflect.TypeOf(aggState{}).NumField(); n != 13 {
 		t.Fatalf("aggState has %d fields: update encodeAggState/decodeAggState and this test", n)
 	}
 	if n := reflect.TypeOf(aggGroup{}).NumField(); n != 3 {
@@ -44,16 +44,18 @@ func TestAggGroupCodec(t *testing.T) {
 				seen: map[string]struct{}{"k1": {}, "k2": {}}, bits: 5, vr: varianceAcc{n: 3, m: 1.5, s: 0.25},
 				gc: []concatRow{{text: []byte("t"), keys: []types.Datum{types.NewIntDatum(1)}}}},
 			{json: &jsonAgg{keys: []string{"a"}, elems: []types.JSON{j}}},
+			{count: 2, isum: 40}, // integer SUM: kept as its decimal
 		},
 	}
-	funcs := make([]*planner.AggFunc, 2)
+	funcs := make([]*planner.AggFunc, 3)
 	b := encodeAggGroup(nil, g)
 	got, err := decodeAggGroup(b, funcs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again := encodeAggGroup(nil, got); len(again) != len(b) || got.states[0].dec.String() != "12.50" ||
-		len(got.states[0].seen) != 2 || string(got.states[0].gc[0].text) != "t" || got.states[1].json.keys[0] != "a" {
+		len(got.states[0].seen) != 2 || string(got.states[0].gc[0].text) != "t" || got.states[1].json.keys[0] != "a" ||
+		got.states[2].dec == nil || got.states[2].dec.String() != "40" || got.states[2].isum != 0 {
 		t.Fatalf("group came back as %+v", got)
 	}
 	for n := 0; n < len(b); n++ {
