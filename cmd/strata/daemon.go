@@ -9,9 +9,11 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/strata-db/strata/internal/config"
+	"github.com/strata-db/strata/internal/gctuner"
 )
 
 // runDaemon is the part every long-running subcommand shares: parse its
@@ -41,11 +43,23 @@ func runDaemon(fs *flag.FlagSet, args []string, stderr io.Writer,
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.SlogLevel()}))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	defer gctuner.Start(gcTunerOn)()
 	if err := serve(ctx, log, cfg); err != nil {
 		log.Error(name+" failed", "err", err)
 		return 1
 	}
 	return 0
+}
+
+// gcTuner is what the GOGC tuner asks after each collection: nil (on)
+// until a SQL process installs tidb_enable_gogc_tuner.
+var gcTuner atomic.Pointer[func() bool]
+
+func gcTunerOn() bool {
+	if f := gcTuner.Load(); f != nil {
+		return (*f)()
+	}
+	return true
 }
 
 // loadConfig reads the TOML config file (defaults when file is ""),

@@ -151,6 +151,8 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 		lis.Close()
 		return err
 	}
+	tunerOn := dom.GOGCTunerEnabled
+	gcTuner.Store(&tunerOn)
 	syncCtx, stopSync := context.WithCancel(ctx)
 	defer stopSync()
 	go dom.SyncLoop(syncCtx, session.DefaultSyncInterval)

@@ -123,13 +123,15 @@ func TestSpillUnderQuota(t *testing.T) {
 	// Peak RSS of the queries: the server restarts at ~150 MiB; the
 	// statement's tracked 64 MiB are estimates that undercount the heap
 	// (chunk capacity, map buckets), Go lets garbage grow to the live
-	// heap again (GOGC=100), and the scans have chunks in flight: 558 MiB
-	// was measured here; 768 MiB leaves room for that. (That the
-	// operators spilled is shown by EXPLAIN ANALYZE's disk column above.)
+	// heap again (GOGC=100) or, while the live heap is small, up to
+	// gctuner.Headroom (256 MiB) beyond it, and the scans have chunks in
+	// flight: 558 MiB was measured here with GOGC=100 and 641 MiB with the
+	// tuner; 896 MiB leaves room for that. (That the operators spilled is
+	// shown by EXPLAIN ANALYZE's disk column above.)
 	hwm := vmHWM(t, n.proc.Pid())
 	t.Logf("server peak RSS %d MiB", hwm>>20)
-	if hwm > 768<<20 {
-		t.Fatalf("server peak RSS %d MiB is over 768 MiB", hwm>>20)
+	if hwm > 896<<20 {
+		t.Fatalf("server peak RSS %d MiB is over 896 MiB", hwm>>20)
 	}
 }
 

@@ -130,3 +130,9 @@ func (d *Domain) forget(id uint32) {
 	d.mu.Unlock()
 	d.metrics.conns.Dec()
 }
+
+// GOGCTunerEnabled reports @@GLOBAL.tidb_enable_gogc_tuner.
+func (d *Domain) GOGCTunerEnabled() bool {
+	v, _ := d.globals.Globals().Get("tidb_enable_gogc_tuner")
+	return v != "OFF"
+}

@@ -53,6 +53,8 @@ func tidbVars() []SysVar {
 		noop(intVar(ScopeBoth, "tidb_dml_batch_size", "0", 0, math.MaxInt32)),
 		noop(boolVar(ScopeBoth, "tidb_batch_insert", false)),
 		boolVar(ScopeGlobal, "tidb_general_log", false),
+		// The GOGC tuner (internal/gctuner) of this process; TiDB's name.
+		boolVar(ScopeGlobal, "tidb_enable_gogc_tuner", true),
 		boolVar(ScopeGlobal, "tidb_gc_enable", true),
 		validated(strVar(ScopeGlobal, "tidb_gc_life_time", "10m0s"), validateDuration("tidb_gc_life_time", 10*time.Minute)),
 		noop(enumVar(ScopeBoth, "tidb_replica_read", "leader", "leader", "follower", "leader-and-follower", "closest-replicas", "closest-adaptive")),
