@@ -132,3 +132,42 @@ func BenchmarkFullScan(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSortIntKeys sorts a 20k-row table by two integer keys (the
+// window query's sort).
+func BenchmarkSortIntKeys(b *testing.B) {
+	env := newSbtest(b, 20000, func(i int) int { return i * 7919 % 20000 }, "")
+	p := env.plan(b, "SELECT id FROM sbtest1 ORDER BY k % 10, id DESC", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if env.run(b, p, nil, false) != 20000 {
+			b.Fatal("rows")
+		}
+	}
+}
+
+// BenchmarkWindowAgg is issue 5's window query over 20k rows: a running
+// SUM and ROW_NUMBER per partition, then grouped.
+func BenchmarkWindowAgg(b *testing.B) {
+	env := newSbtest(b, 20000, func(i int) int { return i * 7919 % 20000 }, "")
+	p := env.plan(b, "SELECT g, MAX(rn), SUM(running) FROM (SELECT k % 10 AS g, ROW_NUMBER() OVER (PARTITION BY k % 10 ORDER BY id) AS rn, "+
+		"SUM(k) OVER (PARTITION BY k % 10 ORDER BY id) AS running FROM sbtest1) AS t GROUP BY g", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if env.run(b, p, nil, false) != 10 {
+			b.Fatal("rows")
+		}
+	}
+}
+
+// BenchmarkFilterIntExpr filters 20k rows by an integer expression.
+func BenchmarkFilterIntExpr(b *testing.B) {
+	env := newSbtest(b, 20000, func(i int) int { return i * 7919 % 20000 }, "")
+	p := env.plan(b, "SELECT id FROM sbtest1 WHERE id % 2 = 0 AND k + 1 > 100", nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		if env.run(b, p, nil, false) == 0 {
+			b.Fatal("rows")
+		}
+	}
+}
