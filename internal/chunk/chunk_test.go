@@ -150,3 +150,49 @@ func TestVirtualRows(t *testing.T) {
 		t.Fatal(chk.NumRows())
 	}
 }
+
+// TestAppendColumn copies ranges of every type's column, with and
+// without NULLs, and checks them against row-wise copies.
+func TestAppendColumn(t *testing.T) {
+	fts := allTypes()
+	src := New(fts, 64)
+	for i := 0; i < 40; i++ {
+		ds := rowDatums(i)
+		for c := range fts {
+			if i%7 == 3 && c%2 == 0 { // NULLs in every other column
+				src.AppendNull(c)
+			} else {
+				src.AppendDatum(c, &ds[c])
+			}
+		}
+	}
+	for _, r := range [][2]int{{0, 40}, {5, 17}, {9, 9}, {30, 40}} {
+		byCol, byRow := New(fts, 8), New(fts, 8)
+		for c := range fts {
+			if !byCol.Column(c).AppendColumn(src.Column(c), r[0], r[1]) {
+				t.Fatalf("column %d: refused its own type", c)
+			}
+		}
+		for i := r[0]; i < r[1]; i++ {
+			byRow.AppendRow(src.GetRow(i))
+		}
+		if byCol.NumRows() != r[1]-r[0] {
+			t.Fatalf("range %v: %d rows", r, byCol.NumRows())
+		}
+		for i := 0; i < byRow.NumRows(); i++ {
+			for c, ft := range fts {
+				a, b := byCol.GetRow(i).GetDatum(c, ft), byRow.GetRow(i).GetDatum(c, ft)
+				if a.String() != b.String() || a.IsNull() != b.IsNull() {
+					t.Fatalf("range %v row %d column %d: %v, row-wise %v", r, i, c, a, b)
+				}
+			}
+		}
+	}
+	// Another layout, or another time type, is refused and nothing added.
+	dst := New(fts, 8)
+	for _, pair := range [][2]int{{0, 2}, {2, 3}, {7, 8}, {4, 6}} {
+		if dst.Column(pair[0]).AppendColumn(src.Column(pair[1]), 0, 3) || dst.Column(pair[0]).Len() != 0 {
+			t.Fatalf("column %d took column %d", pair[0], pair[1])
+		}
+	}
+}

@@ -313,3 +313,30 @@ func (c *Column) appendFrom(src *Column, i int) {
 		c.AppendDecimal(src.GetDecimal(i))
 	}
 }
+
+// AppendColumn appends rows [begin, end) of src and reports true, or
+// appends nothing and reports false when src is laid out differently
+// (another kind of field type).
+func (c *Column) AppendColumn(src *Column, begin, end int) bool {
+	if c.lay != src.lay || c.tp != src.tp || c.fsp != src.fsp {
+		return false
+	}
+	w := 0
+	switch c.lay {
+	case fixed8:
+		w = 8
+	case fixed4:
+		w = 4
+	}
+	if w == 0 || src.nullCnt > 0 {
+		for i := begin; i < end; i++ {
+			c.appendFrom(src, i)
+		}
+		return true
+	}
+	c.data = append(c.data, src.data[begin*w:end*w]...)
+	for i := begin; i < end; i++ {
+		c.appendNullBit(false)
+	}
+	return true
+}
