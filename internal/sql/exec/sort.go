@@ -39,6 +39,8 @@ type sortExec struct {
 	left    uint64       // rows still to return (merged output)
 	err     error        // a spill error, reported by Open
 	ords    []expr.Order // the ORDER BY items' orders (collations)
+	// keyExprs evaluates the ORDER BY items over a chunk.
+	keyExprs chunkExprs
 	// topStore holds a TopN heap's rows.
 	topStore rowStore
 	// intKeys: every row's keys are int64s or NULLs, at most maxIntKeys
@@ -113,15 +115,24 @@ func (e *sortExec) readAll(ctx context.Context) error {
 	return e.drainChild(ctx, func(c *chunk.Chunk) error {
 		n := c.NumRows()
 		store := chunk.New(e.fts, n)
-		nk := len(e.by)
-		slab := make([]types.Datum, n*nk) // the chunk's rows' keys
 		for i := 0; i < n; i++ {
 			store.AppendRow(c.GetRow(i))
+		}
+		nk := len(e.by)
+		slab := make([]types.Datum, n*nk) // the chunk's rows' keys
+		if e.keyExprs.exprs == nil {
+			ks := make([]expr.Expression, nk)
+			for k, b := range e.by {
+				ks[k] = b.Expr
+			}
+			e.keyExprs = newChunkExprs(ks)
+		}
+		if err := e.keyExprs.evalInto(e.ectx.Eval, store, slab, nk); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
 			row := store.GetRow(i)
 			keys := slab[i*nk : (i+1)*nk : (i+1)*nk]
-			if err := e.keysInto(keys, row); err != nil {
-				return err
-			}
 			sr := sortRow{row: row, keys: keys, seq: len(e.rows)}
 			if e.intKeys {
 				e.checkIntKeys(&sr)

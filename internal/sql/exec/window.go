@@ -23,6 +23,11 @@ type window struct {
 	rows  []winRow
 	out   [][]types.Datum // per row, the function results
 	pos   int
+
+	// keys evaluates the PARTITION BY then the ORDER BY expressions over
+	// a chunk; ords are their orders (collation sort keys).
+	keys chunkExprs
+	ords []expr.Order
 }
 
 // winRow is the partition and order keys of the store's row of the same
@@ -39,28 +44,32 @@ func (e *window) Open(ctx context.Context) error {
 	e.store = rowStore{fts: e.child.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
 	e.rows, e.out, e.pos = e.rows[:0], e.out[:0], 0
 	np, no := len(e.p.PartitionBy), len(e.p.OrderBy)
+	if e.keys.exprs == nil {
+		ks := append([]expr.Expression(nil), e.p.PartitionBy...)
+		for _, b := range e.p.OrderBy {
+			ks = append(ks, b.Expr)
+		}
+		e.keys = newChunkExprs(ks)
+		e.ords = make([]expr.Order, len(ks))
+		for k, x := range ks {
+			e.ords[k] = expr.OrderOf(x.Type())
+		}
+	}
 	err := e.drainChild(ctx, func(c *chunk.Chunk) error {
-		slab := make([]types.Datum, c.NumRows()*(np+no)) // the chunk's rows' keys
-		for i := 0; i < c.NumRows(); i++ {
-			row := c.GetRow(i)
+		n := c.NumRows()
+		slab := make([]types.Datum, n*(np+no)) // the chunk's rows' keys
+		if err := e.keys.evalInto(e.ectx.Eval, c, slab, np+no); err != nil {
+			return err
+		}
+		for i := range slab {
+			// The chunk is reused: keep copies, as collation sort keys
+			// (see sameDatums).
+			slab[i] = e.ords[i%(np+no)].Key(slab[i].Clone())
+		}
+		for i := 0; i < n; i++ {
+			e.store.add(c.GetRow(i))
 			keys := slab[i*(np+no) : (i+1)*(np+no)]
-			e.store.add(row)
-			wr := winRow{part: keys[:np:np], order: keys[np:]}
-			for k, x := range e.p.PartitionBy {
-				d, err := x.Eval(e.ectx.Eval, row)
-				if err != nil {
-					return err
-				}
-				wr.part[k] = expr.OrderOf(x.Type()).Key(d.Clone()) // collation sort key: see sameDatums
-			}
-			for k, b := range e.p.OrderBy {
-				d, err := b.Expr.Eval(e.ectx.Eval, row)
-				if err != nil {
-					return err
-				}
-				wr.order[k] = expr.OrderOf(b.Expr.Type()).Key(d.Clone())
-			}
-			e.rows = append(e.rows, wr)
+			e.rows = append(e.rows, winRow{part: keys[:np:np], order: keys[np:]})
 		}
 		return nil
 	})
