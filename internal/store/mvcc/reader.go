@@ -230,6 +230,19 @@ const seekBound = 4
 // It leaves the iterator at or after key's visible version, possibly on
 // the next key.
 func (r *Reader) visibleValueNear(it engine.Iterator, prefix, key []byte, ts uint64, keyOnly bool) ([]byte, bool, error) {
+	if it.Valid() {
+		// Most often the newest version is visible and a Put or a
+		// Delete: decide from it without building the seek key.
+		if ek := it.Key(); hasVersionPrefix(ek, prefix) && versionTS(ek) <= ts {
+			var w Write
+			if err := decodeWriteInto(&w, it.Value()); err != nil {
+				return nil, false, err
+			}
+			if w.Type == WriteTypePut || w.Type == WriteTypeDelete {
+				return r.writeValue(&w, key, ts, keyOnly)
+			}
+		}
+	}
 	r.keyBuf = binary.BigEndian.AppendUint64(append(r.keyBuf[:0], prefix...), ^ts)
 	for i := 0; ; i++ {
 		if !it.Valid() || !hasVersionPrefix(it.Key(), prefix) {
