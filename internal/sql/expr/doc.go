@@ -64,7 +64,8 @@
 //
 // No locks. A built Expression is immutable and may be evaluated by many
 // goroutines at once, each with its own EvalContext (warnings are appended
-// to the context).
+// to the context). The compiled forms of vec_int.go (IntVec, IntFilter,
+// ChunkFilter) hold scratch buffers: each belongs to one executor.
 //
 // # Files
 //
@@ -84,6 +85,8 @@
 //	calendar.go, clock.go       MySQL's day numbers and week modes; reading values as TIMEs
 //	equal.go, cmpinfo.go        Equal; comparison class for range building
 //	evalhelpers.go              EvalBool/EvalInt/..., Filter, VecEval, fast paths
+//	vec_int.go                  IntVec, IntFilter, ChunkFilter: signed integer
+//	                            expressions and comparisons a chunk at a time
 //	strict.go                   StrictContext: strict-mode warnings as errors
 //	names.go                    Fn* names, IsComparison, ReverseComparison
 package expr

@@ -17,9 +17,10 @@ import (
 // charset), Time, Duration; or NULL. String, Bytes and Decimal results may
 // alias the row's chunk: Clone them to keep them past the chunk's Reset.
 //
-// A later vectorized path (VecEval over a whole chunk into a column) is an
-// optional interface an Expression may also implement; callers check for
-// it and fall back to Eval per row.
+// Signed integer expressions and comparisons also compile to forms that
+// run a chunk at a time (CompileInt, CompileIntFilter in vec_int.go);
+// VecEval over a whole chunk into a column is an optional interface an
+// Expression may also implement, with Eval per row as the fallback.
 type Expression interface {
 	// Eval evaluates the expression on one row.
 	Eval(ctx EvalContext, row chunk.Row) (types.Datum, error)
