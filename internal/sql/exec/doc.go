@@ -26,6 +26,17 @@
 // (RangeConds) sit in a selection above it that passes chunks through
 // untouched when every bound converted exactly, and filters otherwise.
 //
+// # Expressions a chunk at a time
+//
+// Most expressions are evaluated row by row. Signed integer ones take a
+// chunk at a time where it pays: a selection's integer comparisons
+// (expr.ChunkFilter), a projection's integer outputs (expr.IntVec) and
+// plain column copies (chunk.Column.AppendColumn), and sort and window
+// keys (chunkExprs). A row on which the chunk form would overflow or
+// divide by zero goes through Eval, which raises MySQL's error or
+// warning; a projection keeps the other expressions row by row, in row
+// order.
+//
 // # Reuse
 //
 // A prepared statement's cached plan keeps its executor tree: the session
