@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 	"go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
 
@@ -75,6 +76,8 @@ type testCluster struct {
 	trans  *LocalTransport
 	pd     *fakePD
 	stores []*testStore // index = store id - 1
+	// raftFS, if set, gives each store's raftdb its file system.
+	raftFS func(id uint64) vfs.FS
 }
 
 type testStore struct {
@@ -97,7 +100,14 @@ func fastConfig() Config {
 // on each of n stores (peer id = 100 + store id) and starts the stores.
 func newTestCluster(t testing.TB, n int, cfg Config) *testCluster {
 	t.Helper()
-	c := &testCluster{t: t, dir: t.TempDir(), cfg: cfg, trans: NewLocalTransport(), pd: newFakePD()}
+	return newTestClusterFS(t, n, cfg, nil)
+}
+
+// newTestClusterFS is newTestCluster with raftdb file systems from
+// raftFS (nil: the OS's).
+func newTestClusterFS(t testing.TB, n int, cfg Config, raftFS func(id uint64) vfs.FS) *testCluster {
+	t.Helper()
+	c := &testCluster{t: t, dir: t.TempDir(), cfg: cfg, trans: NewLocalTransport(), pd: newFakePD(), raftFS: raftFS}
 	region := &kvrpcpb.Region{Id: 1, RegionEpoch: &kvrpcpb.RegionEpoch{ConfVer: 1, Version: 1}}
 	for i := 1; i <= n; i++ {
 		region.Peers = append(region.Peers, &kvrpcpb.Peer{Id: uint64(100 + i), StoreId: uint64(i)})
@@ -120,7 +130,11 @@ func (c *testCluster) open(id uint64) *testStore {
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	raftdb, err := pebble.Open(filepath.Join(dir, "raft"), &pebble.Options{Logger: quietPebble{}})
+	ro := &pebble.Options{Logger: quietPebble{}}
+	if c.raftFS != nil {
+		ro.FS = c.raftFS(id)
+	}
+	raftdb, err := pebble.Open(filepath.Join(dir, "raft"), ro)
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -146,6 +146,12 @@ func (r *roundState) run(l *raftLoop, work []*peer, tick bool) {
 		opts := pebble.NoSync
 		if mustSync && s.cfg.SyncLog {
 			opts = pebble.Sync
+			// Entries committed by acknowledgements that arrived during
+			// the previous write need not wait for this one's fsync.
+			for i := range r.readys {
+				pr := &r.readys[i]
+				pr.p.applyEarly(&pr.rd)
+			}
 		}
 		if err := wb.Commit(opts); err != nil {
 			s.fatal(nil, "raft log write", err)

@@ -32,6 +32,9 @@ type (
 // readyWork is one peer's Ready in flight through a round.
 type readyWork struct {
 	rd raft.Ready
+	// applied: the committed entries went to the apply worker before the
+	// round's raft write (applyEarly).
+	applied bool
 }
 
 // handle acts on one mailbox item. Loop goroutine.
@@ -292,16 +295,10 @@ func (p *peer) afterPersist(w *readyWork) {
 			r.done(rs.Index, nil)
 		}
 	}
-	if len(rd.CommittedEntries) == 0 {
+	if len(rd.CommittedEntries) == 0 || w.applied {
 		return
 	}
-	hasConf := false
-	for _, e := range rd.CommittedEntries {
-		if e.GetType() == raftpb.EntryConfChangeV2 || e.GetType() == raftpb.EntryConfChange {
-			hasConf = true
-			break
-		}
-	}
+	hasConf := hasConfChange(rd.CommittedEntries)
 	task := &applyTask{p: p, entries: rd.CommittedEntries}
 	if hasConf {
 		task.done = make(chan struct{})
@@ -318,6 +315,37 @@ func (p *peer) afterPersist(w *readyWork) {
 		}
 		p.pendingConf = false
 	}
+}
+
+// applyEarly hands the Ready's committed entries to the apply worker
+// before the round's synced raft write when that write cannot matter to
+// them: every one was appended by an earlier round, whose write is done
+// (and synced, except where canSkipSync or sync-log = false allow the
+// loss anyway), the Ready carries no snapshot, and none is a conf change
+// (afterPersist applies those synchronously). Otherwise a leader whose
+// followers acknowledged during its previous write would make the
+// acknowledged entries wait for this round's fsync too. Loop goroutine.
+func (p *peer) applyEarly(w *readyWork) {
+	rd := &w.rd
+	n := len(rd.CommittedEntries)
+	if n == 0 || !raft.IsEmptySnap(rd.Snapshot) || hasConfChange(rd.CommittedEntries) {
+		return
+	}
+	if len(rd.Entries) > 0 && rd.CommittedEntries[n-1].GetIndex() >= rd.Entries[0].GetIndex() {
+		return
+	}
+	p.applier.submit(&applyTask{p: p, entries: rd.CommittedEntries})
+	w.applied = true
+}
+
+// hasConfChange reports whether ents hold a conf change.
+func hasConfChange(ents []*raftpb.Entry) bool {
+	for _, e := range ents {
+		if e.GetType() == raftpb.EntryConfChangeV2 || e.GetType() == raftpb.EntryConfChange {
+			return true
+		}
+	}
+	return false
 }
 
 // advance tells raft the Ready is handled.
