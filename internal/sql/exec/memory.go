@@ -144,18 +144,39 @@ func (t *MemTracker) Spilled() int64 {
 func rowSize(r chunk.Row, fts []*types.FieldType) int64 {
 	n := int64(0)
 	for i, ft := range fts {
-		switch et := ft.EvalType(); {
-		case r.IsNull(i):
-			n += 9
-		case et == types.ETDecimal:
-			n += 40
-		case et == types.ETString:
-			n += int64(len(r.GetBytes(i))) + 8
-		default:
-			n += 9
+		strLen := 0
+		if ft.EvalType() == types.ETString && !r.IsNull(i) {
+			strLen = len(r.GetBytes(i))
 		}
+		n += valueSize(r.IsNull(i), ft.EvalType(), strLen)
 	}
 	return n
+}
+
+// datumsSize is rowSize of a row held as datums of types fts.
+func datumsSize(ds []types.Datum, fts []*types.FieldType) int64 {
+	n := int64(0)
+	for i := range ds {
+		strLen := 0
+		if fts[i].EvalType() == types.ETString && !ds[i].IsNull() {
+			strLen = len(ds[i].GetBytes())
+		}
+		n += valueSize(ds[i].IsNull(), fts[i].EvalType(), strLen)
+	}
+	return n
+}
+
+// valueSize estimates one value of class et (a string of strLen bytes).
+func valueSize(null bool, et types.EvalType, strLen int) int64 {
+	switch {
+	case null:
+		return 9
+	case et == types.ETDecimal:
+		return 40
+	case et == types.ETString:
+		return int64(strLen) + 8
+	}
+	return 9
 }
 
 // memRoot returns the statement's root tracker, making it on first use.

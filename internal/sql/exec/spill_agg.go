@@ -228,7 +228,10 @@ func (e *hashAgg) restoreGroup(rec []byte) error {
 	g.ctx = e.ectx.Eval
 	e.index[string(key)] = g
 	e.groups = append(e.groups, g)
-	return e.charge(int64(len(rec)) + 64*int64(len(e.p.Funcs)) + 64)
+	// Charged as add charges a new group: the states' growth is not
+	// counted in memory either, and a state grown past the quota would
+	// otherwise spill again at every level and fail at the last.
+	return e.charge(int64(len(key)) + datumsSize(g.first, e.cfts) + 64*int64(len(e.p.Funcs)) + 64)
 }
 
 // encodeAggGroup appends a group's first row and states.
