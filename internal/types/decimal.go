@@ -205,6 +205,15 @@ func (d *Decimal) Add(o *Decimal) (*Decimal, error) {
 	return r, checkDecRange(r)
 }
 
+// Accumulate sets d to d + o in place: Add without a new Decimal (a SUM
+// adding a value per row).
+func (d *Decimal) Accumulate(o *Decimal) error {
+	if _, err := decCtx.Add(&d.Decimal, &d.Decimal, &o.Decimal); err != nil {
+		return fmt.Errorf("%w: DECIMAL", ErrOverflow)
+	}
+	return checkDecRange(d)
+}
+
 // Sub returns d - o with the larger of their scales.
 func (d *Decimal) Sub(o *Decimal) (*Decimal, error) {
 	r := new(Decimal)

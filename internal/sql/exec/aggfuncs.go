@@ -81,10 +81,7 @@ func (s *aggState) update(ctx expr.EvalContext, f *planner.AggFunc, row chunk.Ro
 			if s.dec == nil {
 				s.dec = types.NewDecFromInt(0)
 			}
-			if s.dec, err = s.dec.Add(v); err != nil {
-				return err
-			}
-			return nil
+			return s.dec.Accumulate(v) // s.dec is the state's own: see result
 		}
 		v, _ := d.ToFloat64()
 		s.float += v
@@ -169,9 +166,7 @@ func (s *aggState) flushSum() error {
 	}
 	v := types.NewDecFromInt(s.isum)
 	s.isum = 0
-	var err error
-	s.dec, err = s.dec.Add(v)
-	return err
+	return s.dec.Accumulate(v)
 }
 
 // aggGroup is one group: its first row and the states of the functions.
