@@ -2,12 +2,12 @@ package planner
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/strata-db/strata/internal/sql/expr"
-	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/types"
 )
 
@@ -33,44 +33,102 @@ func (p *Expand) explainInfo() (name, obj, info string) {
 	return "Expand", "", "rollup levels:" + strconv.Itoa(len(p.Cols)+1)
 }
 
-// rollup plans GROUP BY ... WITH ROLLUP over p: the grouping items must
-// be columns. It returns the aggregation and the order of its rows
-// (groups, each level's super-aggregate after the groups it sums).
-func (q *qbuilder) rollup(p Plan, st *ast.SelectStmt, aggs []*ast.AggregateFuncExpr) (*Agg, []ByItem, error) {
+// rollup plans GROUP BY ... WITH ROLLUP over p. A grouping item that is
+// not a column is computed into a hidden column below the Expand (so
+// that the rolled-up rows show it NULL, as MySQL does); exprNodes then
+// resolves the select list's and HAVING's expressions equal to such an
+// item to its column. It returns the aggregation and the order of its
+// rows (groups, each level's super-aggregate after the groups it sums).
+func (q *qbuilder) rollup(p Plan, st *ast.SelectStmt, aggs []*ast.AggregateFuncExpr) (agg *Agg, by []ByItem, exprNodes func(ast.ExprNode) (expr.Expression, bool, error), err error) {
 	in := p.Schema()
-	ex := &Expand{Child: p}
+	ex := &Expand{}
+	var exprs []expr.Expression // the grouping items that are not columns
+	var texts []string          // and their SQL text
 	for _, item := range st.GroupBy.Items {
 		node, err := groupTarget(item.Expr, in, st.Fields.Fields)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		cn, ok := node.(*ast.ColumnNameExpr)
-		if !ok {
-			return nil, nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "WITH ROLLUP over expressions")
+		if cn, ok := node.(*ast.ColumnNameExpr); ok {
+			idx, _, err := (&schema{cols: in, clause: "group statement"}).Resolve(cn.Name.Schema.O, cn.Name.Table.O, cn.Name.Name.O)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			ex.Cols = append(ex.Cols, idx)
+			continue
 		}
-		idx, _, err := (&schema{cols: in, clause: "group statement"}).Resolve(cn.Name.Schema.O, cn.Name.Table.O, cn.Name.Name.O)
+		e, err := buildExpr(q.ctx, node, in, "group statement")
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		ex.Cols = append(ex.Cols, idx)
+		ex.Cols = append(ex.Cols, len(in)+len(exprs))
+		exprs = append(exprs, e)
+		texts = append(texts, nodeText(node))
 	}
-	ex.cols = append(nullable(in), OutCol{Name: "rollup_level", Ft: types.NewFieldType(mysql.TypeLonglong), Hidden: true})
-	agg, err := buildAgg(q.ctx, ex, st.GroupBy, aggs, st.Fields.Fields)
+	ex.Child = p
+	if len(exprs) > 0 {
+		proj := &Projection{Child: p, Cols: append([]OutCol(nil), in...)}
+		for i := range in {
+			proj.Exprs = append(proj.Exprs, columnOf(in, i))
+		}
+		for i, e := range exprs {
+			proj.Exprs = append(proj.Exprs, e)
+			proj.Cols = append(proj.Cols, OutCol{Name: texts[i], Ft: e.Type(), Hidden: true, QualifiedOnly: true})
+		}
+		ex.Child = proj
+	}
+	cin := ex.Child.Schema()
+	ex.cols = append(nullable(cin), OutCol{Name: "rollup_level", Ft: types.NewFieldType(mysql.TypeLonglong), Hidden: true})
+	agg, err = buildAgg(q.ctx, ex, nil, aggs, st.Fields.Fields)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	level := columnOf(ex.cols, len(in))
-	agg.GroupBy = append([]expr.Expression{level}, agg.GroupBy...)
+	level := columnOf(ex.cols, len(cin))
+	agg.Stream = false
+	agg.GroupBy = []expr.Expression{level}
+	for _, c := range ex.Cols {
+		agg.GroupBy = append(agg.GroupBy, columnOf(ex.cols, c))
+	}
 	// Order: by each grouping column, its rolled-up rows (level high
 	// enough) after the others.
-	var by []ByItem
 	n := len(ex.Cols)
 	for i, c := range ex.Cols {
 		rolled, err := q.opExpr(opcode.GE, level, expr.NewConstant(types.NewIntDatum(int64(n-i)), types.NewFieldType(mysql.TypeLonglong)))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		by = append(by, ByItem{Expr: rolled}, ByItem{Expr: columnOf(ex.cols, c)})
 	}
-	return agg, by, nil
+	if len(exprs) > 0 {
+		cols := agg.Schema()
+		exprNodes = func(n ast.ExprNode) (expr.Expression, bool, error) {
+			switch n.(type) {
+			case *ast.ColumnNameExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr, ast.ValueExpr:
+				return nil, false, nil
+			}
+			// Equal to a grouping expression when built over the same
+			// columns (whatever the spelling: case, qualification).
+			e, err := buildExpr(q.ctx, n, in, "field list")
+			if err != nil {
+				return nil, false, nil // not over the FROM columns alone
+			}
+			for i, g := range exprs {
+				if expr.Equal(e, g) {
+					return columnOf(cols, len(in)+i), true, nil
+				}
+			}
+			return nil, false, nil
+		}
+	}
+	return agg, by, exprNodes, nil
+}
+
+// nodeText is an expression's SQL text, which tells equal grouping
+// expressions apart from others.
+func nodeText(n ast.ExprNode) string {
+	var sb strings.Builder
+	if err := n.Restore(newRestoreCtx(&sb)); err != nil {
+		return ""
+	}
+	return sb.String()
 }

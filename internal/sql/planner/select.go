@@ -57,8 +57,9 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 	if len(aggs) > 0 || st.GroupBy != nil {
 		var agg *Agg
 		var rollupBy []ByItem
+		var rollupExprs func(ast.ExprNode) (expr.Expression, bool, error)
 		if st.GroupBy != nil && st.GroupBy.Rollup {
-			agg, rollupBy, err = q.rollup(p, st, aggs)
+			agg, rollupBy, rollupExprs, err = q.rollup(p, st, aggs)
 		} else {
 			agg, err = buildAgg(q.ctx, p, st.GroupBy, aggs, st.Fields.Fields)
 		}
@@ -67,6 +68,15 @@ func (q *qbuilder) selectStmt(st *ast.SelectStmt) (Plan, error) {
 		}
 		p = agg
 		res := aggSchema(agg, aggs)
+		if rollupExprs != nil {
+			aggNodes := res.nodes
+			res.nodes = func(n ast.ExprNode) (expr.Expression, bool, error) {
+				if e, ok, err := rollupExprs(n); ok || err != nil {
+					return e, ok, err
+				}
+				return aggNodes(n)
+			}
+		}
 		cols, extra = res.cols, res.nodes
 		if st.Having != nil {
 			res.clause = "having clause"
