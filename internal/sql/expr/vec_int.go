@@ -238,10 +238,9 @@ func (n *intArith) fill(ctx EvalContext, chk *chunk.Chunk, sel []int) *intBuf {
 // IntFilter is a comparison of two signed integer expressions (= <> < <=
 // > >=, or BETWEEN) compiled to filter a chunk at a time.
 type IntFilter struct {
-	e     Expression
-	code  opCode
-	args  []intNode // two, or three for BETWEEN (x, lo, hi)
-	slows []int
+	e    Expression
+	code opCode
+	args []intNode // two, or three for BETWEEN (x, lo, hi)
 }
 
 // CompileIntFilter returns condition e compiled for whole chunks, or nil
