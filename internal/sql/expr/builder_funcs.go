@@ -63,6 +63,11 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 		return def.build(b, &call{name: name, args: args})
 	}
 	ar, ok := funcArity[name]
+	if !ok && name == "grouping" {
+		// GROUPING() is resolved by GROUP BY ... WITH ROLLUP (planner):
+		// anywhere else it is misplaced, as in MySQL.
+		return nil, sqlerr.New(mysql.ErrInvalidGroupFuncUse)
+	}
 	if !ok {
 		full := n.FnName.O
 		if n.Schema.O != "" {

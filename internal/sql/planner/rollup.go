@@ -8,6 +8,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/types"
 )
 
@@ -99,28 +100,91 @@ func (q *qbuilder) rollup(p Plan, st *ast.SelectStmt, aggs []*ast.AggregateFuncE
 		}
 		by = append(by, ByItem{Expr: rolled}, ByItem{Expr: columnOf(ex.cols, c)})
 	}
-	if len(exprs) > 0 {
-		cols := agg.Schema()
-		exprNodes = func(n ast.ExprNode) (expr.Expression, bool, error) {
-			switch n.(type) {
-			case *ast.ColumnNameExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr, ast.ValueExpr:
-				return nil, false, nil
-			}
-			// Equal to a grouping expression when built over the same
-			// columns (whatever the spelling: case, qualification).
-			e, err := buildExpr(q.ctx, n, in, "field list")
-			if err != nil {
-				return nil, false, nil // not over the FROM columns alone
-			}
-			for i, g := range exprs {
-				if expr.Equal(e, g) {
-					return columnOf(cols, len(in)+i), true, nil
-				}
-			}
-			return nil, false, nil
+	// The grouping items over in, as GROUPING() matches its arguments.
+	items := make([]expr.Expression, len(ex.Cols))
+	for i, c := range ex.Cols {
+		if c < len(in) {
+			items[i] = columnOf(in, c)
+		} else {
+			items[i] = exprs[c-len(in)]
 		}
 	}
+	cols := agg.Schema()
+	outLevel := columnOf(cols, len(cin))
+	exprNodes = func(n ast.ExprNode) (expr.Expression, bool, error) {
+		switch x := n.(type) {
+		case *ast.FuncCallExpr:
+			if x.FnName.L == "grouping" {
+				e, err := q.grouping(x, in, items, outLevel)
+				return e, err == nil, err
+			}
+		case *ast.ColumnNameExpr, *ast.AggregateFuncExpr, *ast.WindowFuncExpr, ast.ValueExpr:
+			return nil, false, nil
+		}
+		if len(exprs) == 0 {
+			return nil, false, nil
+		}
+		// Equal to a grouping expression when built over the same columns
+		// (whatever the spelling: case, qualification).
+		e, err := buildExpr(q.ctx, n, in, "field list")
+		if err != nil {
+			return nil, false, nil // not over the FROM columns alone
+		}
+		for i, g := range exprs {
+			if expr.Equal(e, g) {
+				return columnOf(cols, len(in)+i), true, nil
+			}
+		}
+		return nil, false, nil
+	}
 	return agg, by, exprNodes, nil
+}
+
+// grouping builds GROUPING(args...) of a ROLLUP whose grouping items over
+// in are items and whose output level column is level: bit k (from the
+// last argument) is 1 when argument k is rolled up in the row, that is
+// when the level is at least len(items) minus its item's position. An
+// argument that is not a grouping item is 3580.
+func (q *qbuilder) grouping(f *ast.FuncCallExpr, in []OutCol, items []expr.Expression, level expr.Expression) (expr.Expression, error) {
+	if len(f.Args) == 0 {
+		return nil, sqlerr.New(mysql.ErrWrongParamcountToNativeFct, "GROUPING")
+	}
+	var out expr.Expression
+	for j, a := range f.Args {
+		e, err := buildExpr(q.ctx, a, in, "field list")
+		if err != nil {
+			return nil, err
+		}
+		pos := -1
+		for i, it := range items {
+			if expr.Equal(e, it) {
+				pos = i
+				break
+			}
+		}
+		if pos < 0 {
+			return nil, sqlerr.New(sqlerr.ErrFieldInGroupingNotGroupBy, j+1)
+		}
+		bit, err := q.opExpr(opcode.GE, level, intConst(int64(len(items)-pos)))
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = bit
+			continue
+		}
+		if out, err = q.opExpr(opcode.Mul, out, intConst(2)); err != nil {
+			return nil, err
+		}
+		if out, err = q.opExpr(opcode.Plus, out, bit); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func intConst(v int64) expr.Expression {
+	return expr.NewConstant(types.NewIntDatum(v), types.NewFieldType(mysql.TypeLonglong))
 }
 
 // nodeText is an expression's SQL text, which tells equal grouping

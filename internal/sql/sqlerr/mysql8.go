@@ -36,6 +36,9 @@ const (
 	ErrCheckNotFound                uint16 = 3821
 	ErrCheckDupName                 uint16 = 3822
 	ErrDependentByCheck             uint16 = 3959
+	// ErrFieldInGroupingNotGroupBy: a GROUPING() argument that is not a
+	// GROUP BY item.
+	ErrFieldInGroupingNotGroupBy uint16 = 3580
 )
 
 func init() {
@@ -59,6 +62,7 @@ func init() {
 	tidbMessages[ErrCheckUnknownColumn] = "Check constraint '%s' refers to non-existing column '%s'."
 	tidbMessages[ErrCheckNotFound] = "Check constraint '%s' is not found in the table."
 	tidbMessages[ErrCheckDupName] = "Duplicate check constraint name '%s'."
+	tidbMessages[ErrFieldInGroupingNotGroupBy] = "Argument #%d of GROUPING function is not in GROUP BY"
 	tidbMessages[ErrDependentByCheck] = "Check constraint '%s' uses column '%s', hence column cannot be dropped or renamed."
 }
 
