@@ -194,11 +194,22 @@ func (q *qbuilder) join(j *ast.Join, aliases map[string]bool) (*lnode, error) {
 			return nil, err
 		}
 	}
-	if j.On != nil && n.kind == InnerJoin && hasSubquery(j.On.Expr) {
-		n.onSub = append(n.onSub, splitAndAST(j.On.Expr, nil)...)
-	} else if j.On != nil {
+	on := j.On
+	if on != nil && n.kind == LeftOuterJoin && hasSubquery(on.Expr) {
+		rest, err := q.innerOnSubqueries(n, on.Expr)
+		if err != nil {
+			return nil, err
+		}
+		on = nil
+		if rest != nil {
+			on = &ast.OnCondition{Expr: rest}
+		}
+	}
+	if on != nil && n.kind == InnerJoin && hasSubquery(on.Expr) {
+		n.onSub = append(n.onSub, splitAndAST(on.Expr, nil)...)
+	} else if on != nil {
 		sq := q.newSubqueries(joined)
-		c, err := q.buildExpr(j.On.Expr, joined, "on clause", sq, nil)
+		c, err := q.buildExpr(on.Expr, joined, "on clause", sq, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -14,7 +14,7 @@ import (
 // be smaller than the right (or force). The lookups use the index with
 // the most key columns (the primary key first).
 func (q *qbuilder) indexJoinFor(j *Join, n *lnode, conds []expr.Expression, force bool, outerEst, innerEst float64) {
-	if n == nil || n.table == nil || IsMemTable(n.table.DB) || len(j.EqLeft) == 0 ||
+	if n == nil || n.table == nil || n.plan != nil || IsMemTable(n.table.DB) || len(j.EqLeft) == 0 ||
 		j.NullAwareKey || len(j.Cmp) > 0 {
 		return
 	}

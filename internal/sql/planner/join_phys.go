@@ -95,6 +95,9 @@ func remapAll(es []expr.Expression, m func(int) int) []expr.Expression {
 // reordered.
 func (q *qbuilder) physical(n *lnode, conds []expr.Expression) Plan {
 	if !n.isJoin() {
+		if n.plan != nil { // a derived table, or a table filtered first (innerOnSubqueries)
+			return q.pushConds(n.plan, conds)
+		}
 		if n.table != nil && IsMemTable(n.table.DB) {
 			var p Plan = &MemTableScan{TableSource: *n.table}
 			if len(conds) > 0 {
