@@ -94,7 +94,7 @@ func (q *qbuilder) rollup(p Plan, st *ast.SelectStmt, aggs []*ast.AggregateFuncE
 	// enough) after the others.
 	n := len(ex.Cols)
 	for i, c := range ex.Cols {
-		rolled, err := q.opExpr(opcode.GE, level, expr.NewConstant(types.NewIntDatum(int64(n-i)), types.NewFieldType(mysql.TypeLonglong)))
+		rolled, err := q.opExpr(opcode.GE, level, intConst(int64(n-i)))
 		if err != nil {
 			return nil, nil, nil, err
 		}
