@@ -321,24 +321,35 @@ func modifyPath(ctx EvalContext, row chunk.Row, e Expression, vacuousOK bool) (t
 // value, ...) by mode, applied pair by pair.
 func jsonModify(mode types.JSONModifyMode) func(EvalContext, chunk.Row, []Expression, types.JSON) (types.Datum, error) {
 	return func(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error) {
-		for i := 1; i+1 < len(args); i += 2 {
-			p, null, err := modifyPath(ctx, row, args[i], true)
-			if err != nil || null {
-				return types.NewNullDatum(), err
-			}
-			v, err := JSONArgValue(ctx, row, args[i+1])
-			if err != nil {
-				return types.NewNullDatum(), err
-			}
-			doc = p.Modify(doc, v, mode)
-		}
-		return jsonResult(doc), nil
+		return eachPathValue(ctx, row, args, doc, func(p types.JSONPath, v, doc types.JSON) types.JSON {
+			return p.Modify(doc, v, mode)
+		})
 	}
 }
 
 // jsonArrayAppend is JSON_ARRAY_APPEND(doc, path, value, ...): the value
 // appended to the array at path (a non-array is wrapped first).
 func jsonArrayAppend(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON) (types.Datum, error) {
+	return eachPathValue(ctx, row, args, doc, func(p types.JSONPath, v, doc types.JSON) types.JSON {
+		found := p.Extract(&doc)
+		if len(found) == 0 {
+			return doc
+		}
+		target := found[0]
+		var elems []types.JSON
+		if target.Type == types.JSONArray {
+			elems = append(append(elems, target.Elems...), v)
+		} else {
+			elems = []types.JSON{target, v}
+		}
+		return p.Modify(doc, types.JSONFromArray(elems), types.JSONReplaceMode)
+	})
+}
+
+// eachPathValue applies step to doc for each (path, value) argument pair
+// after the document, in order; a NULL path makes the result NULL.
+func eachPathValue(ctx EvalContext, row chunk.Row, args []Expression, doc types.JSON,
+	step func(p types.JSONPath, v, doc types.JSON) types.JSON) (types.Datum, error) {
 	for i := 1; i+1 < len(args); i += 2 {
 		p, null, err := modifyPath(ctx, row, args[i], true)
 		if err != nil || null {
@@ -348,18 +359,7 @@ func jsonArrayAppend(ctx EvalContext, row chunk.Row, args []Expression, doc type
 		if err != nil {
 			return types.NewNullDatum(), err
 		}
-		found := p.Extract(&doc)
-		if len(found) == 0 {
-			continue
-		}
-		target := found[0]
-		var elems []types.JSON
-		if target.Type == types.JSONArray {
-			elems = append(append(elems, target.Elems...), v)
-		} else {
-			elems = []types.JSON{target, v}
-		}
-		doc = p.Modify(doc, types.JSONFromArray(elems), types.JSONReplaceMode)
+		doc = step(p, v, doc)
 	}
 	return jsonResult(doc), nil
 }
