@@ -47,16 +47,16 @@ func build(ectx *Context, p planner.Plan) (Executor, error) {
 		return &memTableScan{base: b, p: x}, nil
 	case *planner.Selection:
 		b, err := mk(x.Child)
-		return &selection{base: b, conds: x.Conds}, err
+		return newSelection(b, x.Conds, nil), err
 	case *planner.Projection:
 		b, err := mk(x.Child)
-		return &projection{base: b, exprs: x.Exprs}, err
+		return newProjection(b, x.Exprs), err
 	case *planner.Sort:
 		b, err := mk(x.Child)
-		return &sortExec{base: b, by: x.By}, err
+		return &sortExec{base: b, by: x.By, keyExprs: sortKeyExprs(x.By)}, err
 	case *planner.TopN:
 		b, err := mk(x.Child)
-		return &sortExec{base: b, by: x.By, offset: x.Offset, count: x.Count, topN: true}, err
+		return &sortExec{base: b, by: x.By, keyExprs: sortKeyExprs(x.By), offset: x.Offset, count: x.Count, topN: true}, err
 	case *planner.Limit:
 		b, err := mk(x.Child)
 		return &limit{base: b, offsetE: x.Offset, countE: x.Count}, err
@@ -108,7 +108,7 @@ func build(ectx *Context, p planner.Plan) (Executor, error) {
 		return &cteRead{base: b, def: x.Def, work: true}, nil
 	case *planner.Window:
 		b, err := mk(x.Child)
-		return &window{base: b, p: x}, err
+		return newWindow(b, x), err
 	case *planner.Expand:
 		b, err := mk(x.Child)
 		return &expand{base: b, p: x}, err
@@ -157,5 +157,5 @@ func withRangeConds(ectx *Context, r interface {
 	if len(conds) == 0 {
 		return r
 	}
-	return &selection{base: base{ectx: ectx, fts: r.FieldTypes(), child: r}, conds: conds, bypass: r}
+	return newSelection(base{ectx: ectx, fts: r.FieldTypes(), child: r}, conds, r)
 }

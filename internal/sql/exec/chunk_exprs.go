@@ -10,40 +10,33 @@ import (
 // expression by expression: signed integer ones a chunk at a time
 // (expr.IntVec), the others row by row. Sort and window keys use it.
 type chunkExprs struct {
-	exprs    []expr.Expression
-	vecs     []*expr.IntVec
-	compiled bool
-	sel      []int
+	exprs []expr.Expression
+	vecs  []*expr.IntVec // nil where an expression is not vectorized
+	sel   []int
 }
 
-func newChunkExprs(exprs []expr.Expression) chunkExprs { return chunkExprs{exprs: exprs} }
+func newChunkExprs(exprs []expr.Expression) chunkExprs {
+	k := chunkExprs{exprs: exprs, vecs: make([]*expr.IntVec, len(exprs))}
+	for j, x := range exprs {
+		k.vecs[j] = expr.CompileInt(x)
+	}
+	return k
+}
 
 // evalInto sets out[i*stride+j] to expression j on row i of c, for every
 // row. Strings and decimals may alias c's memory.
 func (k *chunkExprs) evalInto(ctx expr.EvalContext, c *chunk.Chunk, out []types.Datum, stride int) error {
-	if !k.compiled {
-		k.vecs, k.compiled = make([]*expr.IntVec, len(k.exprs)), true
-		for j, x := range k.exprs {
-			k.vecs[j] = expr.CompileInt(x)
-		}
-	}
 	n := c.NumRows()
 	for j, x := range k.exprs {
 		if v := k.vecs[j]; v != nil {
-			if cap(k.sel) < n {
-				k.sel = make([]int, n)
-			}
-			k.sel = k.sel[:n]
-			for i := range k.sel {
-				k.sel[i] = i
-			}
+			k.sel = allRows(k.sel, n)
 			if vals, states, ok := v.Eval(ctx, c, k.sel); ok {
 				for i := 0; i < n; i++ {
 					d := &out[i*stride+j]
-					switch {
-					case expr.IsNullState(states[i]):
+					switch states[i] {
+					case expr.VecNull:
 						*d = types.NewNullDatum()
-					case expr.IsSlow(states[i]):
+					case expr.VecSlow:
 						var err error
 						if *d, err = x.Eval(ctx, c.GetRow(i)); err != nil {
 							return err
@@ -64,4 +57,14 @@ func (k *chunkExprs) evalInto(ctx expr.EvalContext, c *chunk.Chunk, out []types.
 		}
 	}
 	return nil
+}
+
+// allRows sets sel (reusing its memory) to the rows 0..n-1 of a chunk,
+// the selection a chunk-at-a-time evaluation starts from.
+func allRows(sel []int, n int) []int {
+	sel = sel[:0]
+	for i := 0; i < n; i++ {
+		sel = append(sel, i)
+	}
+	return sel
 }

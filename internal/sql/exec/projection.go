@@ -18,11 +18,20 @@ type projection struct {
 	exprs []expr.Expression
 
 	// vecs[c] is exprs[c] compiled, when it is an integer expression
-	// of an integer output column; compiled says vecs is set up.
-	vecs     []*expr.IntVec
-	compiled bool
-	sel      []int
-	rowCols  []int // the output columns of this chunk evaluated row by row
+	// of an integer output column.
+	vecs    []*expr.IntVec
+	sel     []int
+	rowCols []int // the output columns of this chunk evaluated row by row
+}
+
+func newProjection(b base, exprs []expr.Expression) *projection {
+	e := &projection{base: b, exprs: exprs, vecs: make([]*expr.IntVec, len(exprs))}
+	for c, x := range exprs {
+		if ft := b.fts[c]; ft.EvalType() == types.ETInt && !ft.IsUnsigned() {
+			e.vecs[c] = expr.CompileInt(x)
+		}
+	}
+	return e
 }
 
 func (e *projection) Open(ctx context.Context) error { return e.openChild(ctx) }
@@ -36,9 +45,6 @@ func (e *projection) Next(ctx context.Context, chk *chunk.Chunk) error {
 	if len(e.exprs) == 0 {
 		chk.SetNumVirtualRows(n)
 		return nil
-	}
-	if !e.compiled {
-		e.compile()
 	}
 	e.rowCols = e.rowCols[:0]
 	for c, x := range e.exprs {
@@ -80,34 +86,20 @@ func (e *projection) Next(ctx context.Context, chk *chunk.Chunk) error {
 	return nil
 }
 
-// compile sets up vecs.
-func (e *projection) compile() {
-	e.vecs, e.compiled = make([]*expr.IntVec, len(e.exprs)), true
-	for c, x := range e.exprs {
-		if ft := e.fts[c]; ft.EvalType() == types.ETInt && !ft.IsUnsigned() {
-			e.vecs[c] = expr.CompileInt(x)
-		}
-	}
-}
-
 // appendVec fills output column c from v over the n rows of e.buf; done
 // is false when the chunk must be evaluated row by row instead.
 func (e *projection) appendVec(chk *chunk.Chunk, c int, v *expr.IntVec, n int) (done bool, err error) {
-	sel := e.sel[:0]
-	for i := 0; i < n; i++ {
-		sel = append(sel, i)
-	}
-	e.sel = sel
-	vals, states, ok := v.Eval(e.ectx.Eval, e.buf, sel)
+	e.sel = allRows(e.sel, n)
+	vals, states, ok := v.Eval(e.ectx.Eval, e.buf, e.sel)
 	if !ok {
 		return false, nil
 	}
 	col := chk.Column(c)
 	for i := 0; i < n; i++ {
-		switch {
-		case expr.IsNullState(states[i]):
+		switch states[i] {
+		case expr.VecNull:
 			col.AppendNull()
-		case expr.IsSlow(states[i]):
+		case expr.VecSlow:
 			d, err := e.exprs[c].Eval(e.ectx.Eval, e.buf.GetRow(i))
 			if err != nil {
 				return false, err

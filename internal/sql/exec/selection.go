@@ -17,9 +17,18 @@ type selection struct {
 
 	// vec is conds compiled for whole chunks (nil: none vectorizes); sel
 	// is its scratch.
-	vec     *expr.ChunkFilter
-	vecDone bool
-	sel     []int
+	vec *expr.ChunkFilter
+	sel []int
+}
+
+// newSelection filters b's child by conds; with bypass, the range read
+// below usually stands for them, so they are not compiled for chunks.
+func newSelection(b base, conds []expr.Expression, bypass rangeReader) *selection {
+	e := &selection{base: b, conds: conds, bypass: bypass}
+	if bypass == nil {
+		e.vec = expr.NewChunkFilter(conds)
+	}
+	return e
 }
 
 // rangeReader is a read whose range may stand for its conditions.
@@ -52,9 +61,6 @@ func (e *selection) Next(ctx context.Context, chk *chunk.Chunk) error {
 		if n == 0 {
 			return nil
 		}
-		if !e.vecDone {
-			e.vec, e.vecDone = expr.NewChunkFilter(e.conds), true
-		}
 		if e.vec != nil {
 			if err := e.keepVec(chk, n); err != nil {
 				return err
@@ -78,11 +84,7 @@ func (e *selection) Next(ctx context.Context, chk *chunk.Chunk) error {
 // keepVec appends to chk the rows of e.buf (n of them) that pass the
 // vectorized filter.
 func (e *selection) keepVec(chk *chunk.Chunk, n int) error {
-	sel := e.sel[:0]
-	for i := 0; i < n; i++ {
-		sel = append(sel, i)
-	}
-	sel, err := e.vec.Keep(e.ectx.Eval, e.buf, sel)
+	sel, err := e.vec.Keep(e.ectx.Eval, e.buf, allRows(e.sel, n))
 	if err != nil {
 		return err
 	}

@@ -120,13 +120,6 @@ func (e *sortExec) readAll(ctx context.Context) error {
 		}
 		nk := len(e.by)
 		slab := make([]types.Datum, n*nk) // the chunk's rows' keys
-		if e.keyExprs.exprs == nil {
-			ks := make([]expr.Expression, nk)
-			for k, b := range e.by {
-				ks[k] = b.Expr
-			}
-			e.keyExprs = newChunkExprs(ks)
-		}
 		if err := e.keyExprs.evalInto(e.ectx.Eval, store, slab, nk); err != nil {
 			return err
 		}
@@ -181,6 +174,15 @@ func (e *sortExec) compareKeys(a, b []types.Datum) int {
 		}
 	}
 	return 0
+}
+
+// sortKeyExprs is the chunk evaluation of ORDER BY items' expressions.
+func sortKeyExprs(by []planner.ByItem) chunkExprs {
+	ks := make([]expr.Expression, len(by))
+	for k, b := range by {
+		ks[k] = b.Expr
+	}
+	return newChunkExprs(ks)
 }
 
 // checkIntKeys ends intKeys when one of r's keys is neither an int64

@@ -37,6 +37,18 @@ type winRow struct {
 	order []types.Datum
 }
 
+func newWindow(b base, p *planner.Window) *window {
+	ks := append([]expr.Expression(nil), p.PartitionBy...)
+	for _, o := range p.OrderBy {
+		ks = append(ks, o.Expr)
+	}
+	e := &window{base: b, p: p, keys: newChunkExprs(ks), ords: make([]expr.Order, len(ks))}
+	for k, x := range ks {
+		e.ords[k] = expr.OrderOf(x.Type())
+	}
+	return e
+}
+
 func (e *window) Open(ctx context.Context) error {
 	if err := e.openChild(ctx); err != nil {
 		return err
@@ -44,17 +56,6 @@ func (e *window) Open(ctx context.Context) error {
 	e.store = rowStore{fts: e.child.FieldTypes(), mem: e.ectx.trackerFor(e.p)}
 	e.rows, e.out, e.pos = e.rows[:0], e.out[:0], 0
 	np, no := len(e.p.PartitionBy), len(e.p.OrderBy)
-	if e.keys.exprs == nil {
-		ks := append([]expr.Expression(nil), e.p.PartitionBy...)
-		for _, b := range e.p.OrderBy {
-			ks = append(ks, b.Expr)
-		}
-		e.keys = newChunkExprs(ks)
-		e.ords = make([]expr.Order, len(ks))
-		for k, x := range ks {
-			e.ords[k] = expr.OrderOf(x.Type())
-		}
-	}
 	err := e.drainChild(ctx, func(c *chunk.Chunk) error {
 		n := c.NumRows()
 		slab := make([]types.Datum, n*(np+no)) // the chunk's rows' keys

@@ -8,11 +8,11 @@ import (
 	"github.com/strata-db/strata/internal/types"
 )
 
-// Row states of a vectorized evaluation.
+// Row states of IntVec.Eval.
 const (
-	vecValue uint8 = iota // the row has a value
-	vecNull               // the row is NULL
-	vecSlow               // Eval must decide the row (an error or a warning is due)
+	VecValue uint8 = iota // the row has a value
+	VecNull               // the row is NULL
+	VecSlow               // Eval must decide the row (an error or a warning is due)
 )
 
 // IntVec is a signed integer expression compiled to run a chunk at a
@@ -40,8 +40,8 @@ func CompileInt(e Expression) *IntVec {
 }
 
 // Eval evaluates the expression on rows sel of chk. vals and states are
-// indexed by row (sized chk.NumRows()): states[r] is vecValue, vecNull or
-// vecSlow. ok is false when the chunk must go through Eval row by row (a
+// indexed by row (sized chk.NumRows()): states[r] is VecValue, VecNull or
+// VecSlow. ok is false when the chunk must go through Eval row by row (a
 // parameter's value is not an integer now). The slices are the IntVec's
 // and are overwritten by the next call.
 func (v *IntVec) Eval(ctx EvalContext, chk *chunk.Chunk, sel []int) (vals []int64, states []uint8, ok bool) {
@@ -51,12 +51,6 @@ func (v *IntVec) Eval(ctx EvalContext, chk *chunk.Chunk, sel []int) (vals []int6
 	}
 	return b.vals, b.states, true
 }
-
-// IsSlow reports whether state marks a row Eval must decide.
-func IsSlow(state uint8) bool { return state == vecSlow }
-
-// IsNullState reports whether state marks a NULL.
-func IsNullState(state uint8) bool { return state == vecNull }
 
 // intBuf is one node's output, indexed by row.
 type intBuf struct {
@@ -126,10 +120,10 @@ func (n *intCol) fill(_ EvalContext, chk *chunk.Chunk, sel []int) *intBuf {
 	nulls := c.NullCount() > 0
 	for _, r := range sel {
 		if nulls && c.IsNull(r) {
-			n.buf.states[r] = vecNull
+			n.buf.states[r] = VecNull
 			continue
 		}
-		n.buf.vals[r], n.buf.states[r] = c.GetInt64(r), vecValue
+		n.buf.vals[r], n.buf.states[r] = c.GetInt64(r), VecValue
 	}
 	return &n.buf
 }
@@ -156,9 +150,9 @@ func (n *intConst) fill(ctx EvalContext, chk *chunk.Chunk, sel []int) *intBuf {
 		}
 	}
 	n.buf.size(chk.NumRows())
-	st := vecValue
+	st := VecValue
 	if null {
-		st = vecNull
+		st = VecNull
 	}
 	for _, r := range sel {
 		n.buf.vals[r], n.buf.states[r] = v, st
@@ -187,7 +181,7 @@ func (n *intArith) fill(ctx EvalContext, chk *chunk.Chunk, sel []int) *intBuf {
 	out := &n.buf
 	for _, r := range sel {
 		sa, sb := ba.states[r], bb.states[r]
-		if sa != vecValue || sb != vecValue {
+		if sa != VecValue || sb != VecValue {
 			// Eval: a NULL operand gives NULL; an operand it must decide
 			// (slow) may raise first.
 			out.states[r] = max(sa, sb)
@@ -195,35 +189,35 @@ func (n *intArith) fill(ctx EvalContext, chk *chunk.Chunk, sel []int) *intBuf {
 		}
 		x, y := ba.vals[r], bb.vals[r]
 		var v int64
-		st := vecValue
+		st := VecValue
 		switch n.code {
 		case opPlus:
 			v = x + y
 			if (x >= 0) == (y >= 0) && (v >= 0) != (x >= 0) {
-				st = vecSlow
+				st = VecSlow
 			}
 		case opMinus:
 			v = x - y
 			if (x >= 0) != (y >= 0) && (v >= 0) != (x >= 0) {
-				st = vecSlow
+				st = VecSlow
 			}
 		case opMul:
 			if x != 0 && y != 0 {
 				v = x * y
 				if v/y != x || (x == -1 && y == math.MinInt64) || (y == -1 && x == math.MinInt64) {
-					st = vecSlow
+					st = VecSlow
 				}
 			}
 		case opIntDiv:
 			if y == 0 || (x == math.MinInt64 && y == -1) {
-				st = vecSlow
+				st = VecSlow
 			} else {
 				v = x / y
 			}
 		case opMod:
 			switch y {
 			case 0:
-				st = vecSlow
+				st = VecSlow
 			case -1:
 				v = 0
 			default:
@@ -296,13 +290,13 @@ func (f *IntFilter) Keep(ctx EvalContext, chk *chunk.Chunk, sel []int) ([]int, e
 		}
 		var keep bool
 		switch st {
-		case vecSlow:
+		case VecSlow:
 			ok, err := evalTrue(ctx, f.e, chk.GetRow(r))
 			if err != nil {
 				return nil, err
 			}
 			keep = ok
-		case vecValue:
+		case VecValue:
 			x, y := bufs[0].vals[r], bufs[1].vals[r]
 			if f.code == opBetween {
 				keep = x >= y && x <= bufs[2].vals[r]

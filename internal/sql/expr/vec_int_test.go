@@ -87,15 +87,15 @@ func TestIntVecMatchesEval(t *testing.T) {
 			ctx.Warnings = nil
 			d, err := e.Eval(ctx, chk.GetRow(r))
 			switch {
-			case IsSlow(states[r]):
+			case states[r] == VecSlow:
 				slow++
 				if err == nil && len(ctx.Warnings) == 0 {
 					t.Fatalf("%s row %d: marked slow, but Eval gives %v quietly", s, r, d)
 				}
 			case err != nil || len(ctx.Warnings) > 0:
 				t.Fatalf("%s row %d: Eval raises %v %v on a fast row", s, r, err, ctx.Warnings)
-			case IsNullState(states[r]) != d.IsNull():
-				t.Fatalf("%s row %d: null %v, Eval %v", s, r, IsNullState(states[r]), d)
+			case (states[r] == VecNull) != d.IsNull():
+				t.Fatalf("%s row %d: null %v, Eval %v", s, r, states[r] == VecNull, d)
 			case !d.IsNull() && d.GetInt64() != vals[r]:
 				t.Fatalf("%s row %d: %d, Eval %d", s, r, vals[r], d.GetInt64())
 			}
