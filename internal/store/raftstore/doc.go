@@ -13,9 +13,14 @@
 //	     │                         └ else ReadIndex round, wait applied
 //	     └─ Write ─► proposal ─► peer mailbox ─► raft loop (N = store-pool-size)
 //	                                  │ per round: drain mailboxes, Step/Propose,
-//	                                  │ Ready of every busy peer → ONE raftdb
-//	                                  │ batch, ONE fsync (raftstore.sync-log),
-//	                                  │ send messages, Advance
+//	                                  │ Ready of every busy peer (raft's
+//	                                  │ AsyncStorageWrites) → ONE raftdb batch;
+//	                                  │ send appends and heartbeats at once
+//	                                  ├─► raft writer (one per store): every
+//	                                  │   round queued → ONE fsync
+//	                                  │   (raftstore.sync-log); then sends the
+//	                                  │   acks and votes, and hands the peer
+//	                                  │   its own (MsgStorageAppendResp)
 //	                                  ▼
 //	                      apply worker (N = apply-pool-size)
 //	                        many peers' committed entries → ONE kvdb batch
@@ -23,8 +28,13 @@
 //
 // # Invariants
 //
-//   - Persist before send: a round's raft state is durable before any of
-//     its messages leave (acks promise durability).
+//   - Persist before send: an append's responses (acks, votes) leave only
+//     after the writer made it durable (acks promise durability); a
+//     leader counts its own log toward a quorum only then, and raft hands
+//     out committed entries only once they are durable here. Appends of
+//     one peer are written in the order raft produced them. Raft-state
+//     writes outside the rounds (a peer destroyed, a split's new peer)
+//     flush the writer first.
 //   - Atomic apply: data and the region's RaftApplyState go into kvdb in
 //     one batch, so a restart replays exactly the entries after it
 //     (raft redelivers (applied, commit]; already applied ones are
@@ -81,7 +91,8 @@
 // peer's rounds and applies are each serial). Published state (region,
 // leadership, applied index, lease) is atomic. Lock order: Store.mu, then
 // a peer's propMu or applyMu; a raft loop waits for an apply worker (conf
-// changes, snapshots), never the other way round.
+// changes, snapshots), never the other way round; loops and workers may
+// wait for the raft writer (flush), which waits for no one.
 //
 // Splits are decided by the leader (split check every
 // split-region-check-tick-interval, once region-split-size/16 bytes were

@@ -3,17 +3,12 @@ package raftstore
 import (
 	"sync"
 	"time"
-
-	"github.com/cockroachdb/pebble/v2"
-
-	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
 )
 
 // raftLoop drives the peers assigned to it: each round it drains the
-// mailboxes of the peers that have work, collects their Ready, writes all
-// their raft state in one raftdb batch with at most one fsync, sends
-// their messages, hands committed entries to the apply workers and
-// advances them.
+// mailboxes of the peers that have work, takes their Ready, gathers all
+// their raft state into one raftdb batch for the store's writer, sends
+// their messages and hands committed entries to the apply workers.
 type raftLoop struct {
 	s      *Store
 	notify chan struct{}
@@ -94,24 +89,17 @@ func (l *raftLoop) run() {
 
 // roundState is the reusable scratch of one round.
 type roundState struct {
-	items  []any
-	readys []peerReady
-	out    []*raftserverpb.RaftMessage
+	items []any
 }
 
-// peerReady is one peer's Ready of this round.
-type peerReady struct {
-	p  *peer
-	rd readyWork
-}
-
+// run handles one round: every busy peer's mailbox, tick and Ready. The
+// raft state the Readys ask to persist goes into one raftdb batch that the
+// store's writer commits while the loop goes on (raft runs with
+// AsyncStorageWrites); their messages to other peers that need no
+// persistence leave at once.
 func (r *roundState) run(l *raftLoop, work []*peer, tick bool) {
 	s := l.s
-	wb := s.raftdb.NewBatch()
-	defer wb.Close()
-	mustSync := false
-	entries := 0
-	r.readys = r.readys[:0]
+	job := s.writer.newJob()
 	for _, p := range work {
 		if p.destroyed.Load() {
 			continue
@@ -130,44 +118,13 @@ func (r *roundState) run(l *raftLoop, work []*peer, tick bool) {
 		if !p.rn.HasReady() {
 			continue
 		}
-		rd, sync, err := p.collectReady(wb)
-		if err != nil {
-			s.fatal(p, "collect ready", err)
+		if err := p.handleReady(job); err != nil {
+			s.fatal(p, "handle ready", err)
 			continue
 		}
-		mustSync = mustSync || sync
-		entries += len(rd.rd.Entries)
-		r.readys = append(r.readys, peerReady{p, rd})
-	}
-	if len(r.readys) == 0 {
-		return
-	}
-	if !wb.Empty() {
-		opts := pebble.NoSync
-		if mustSync && s.cfg.SyncLog {
-			opts = pebble.Sync
-			// Entries committed by acknowledgements that arrived during
-			// the previous write need not wait for this one's fsync.
-			for i := range r.readys {
-				pr := &r.readys[i]
-				pr.p.applyEarly(&pr.rd)
-			}
-		}
-		if err := wb.Commit(opts); err != nil {
-			s.fatal(nil, "raft log write", err)
-			return
-		}
-		s.metrics.raftLogWrite(entries, mustSync && s.cfg.SyncLog)
-	}
-	for i := range r.readys {
-		pr := &r.readys[i]
-		pr.p.afterPersist(&pr.rd)
-	}
-	for i := range r.readys {
-		pr := &r.readys[i]
-		pr.p.advance(&pr.rd)
-		if pr.p.rn.HasReady() {
-			l.wake(pr.p)
+		if p.rn.HasReady() {
+			l.wake(p)
 		}
 	}
+	s.writer.submit(job)
 }

@@ -102,10 +102,11 @@ func (f *gatedFile) SyncTo(n int64) (bool, error) {
 	return f.File.SyncTo(n)
 }
 
-// An entry the followers acknowledged while the leader's loop was writing
-// applies before the next round's raft write: a new proposal's fsync
-// (held back here) is not on the acknowledged entry's path.
-func TestCommitDoesNotWaitForNextWrite(t *testing.T) {
+// The leader's raft loop does not wait for its raft-log writes: while the
+// fsync of entry B is held, a new proposal C is replicated and
+// acknowledged by both followers. B applies as soon as its own write is
+// done, while C's write (held back here) is not; C applies only after it.
+func TestRaftWritesDoNotBlockTheLoop(t *testing.T) {
 	var mu sync.Mutex
 	gates := map[uint64]*syncGate{}
 	c := newTestClusterFS(t, 3, fastConfig(), func(id uint64) vfs.FS {
@@ -122,24 +123,46 @@ func TestCommitDoesNotWaitForNextWrite(t *testing.T) {
 	}
 	gate := gates[ls.id]
 	t.Cleanup(gate.open) // before the stores stop (cleanups run last first)
-	p := ls.s.peer(1)
 
-	// Count the followers' acknowledgements of the leader's next append.
+	// Track the followers' acknowledgements of the leader's appends.
 	var fmu sync.Mutex
-	var appIndex uint64
-	acked := map[uint64]bool{}
+	var lastApp uint64          // last entry index the leader sent
+	acks := map[uint64]uint64{} // follower -> highest index acknowledged
 	c.trans.SetFilter(func(from, to uint64, m *raftserverpb.RaftMessage) bool {
 		fmu.Lock()
 		defer fmu.Unlock()
 		msg := m.GetMessage()
 		switch {
-		case from == ls.id && msg.GetType() == raftpb.MsgApp && len(msg.GetEntries()) > 0 && appIndex == 0:
-			appIndex = msg.GetEntries()[len(msg.GetEntries())-1].GetIndex()
-		case to == ls.id && msg.GetType() == raftpb.MsgAppResp && !msg.GetReject() && appIndex > 0 && msg.GetIndex() >= appIndex:
-			acked[from] = true
+		case from == ls.id && msg.GetType() == raftpb.MsgApp && len(msg.GetEntries()) > 0:
+			lastApp = max(lastApp, msg.GetEntries()[len(msg.GetEntries())-1].GetIndex())
+		case to == ls.id && msg.GetType() == raftpb.MsgAppResp && !msg.GetReject():
+			acks[from] = max(acks[from], msg.GetIndex())
 		}
 		return true
 	})
+	// ackedAll waits until both followers acknowledged an append past
+	// index from, and returns the index of that append.
+	ackedAll := func(what string, from uint64) uint64 {
+		var idx uint64
+		c.waitFor(what, func() bool {
+			fmu.Lock()
+			defer fmu.Unlock()
+			if lastApp <= from || len(acks) < 2 {
+				return false
+			}
+			for _, a := range acks {
+				if a < lastApp {
+					return false
+				}
+			}
+			idx = lastApp
+			return true
+		})
+		return idx
+	}
+	fmu.Lock()
+	start := lastApp
+	fmu.Unlock()
 
 	gate.hold()
 	bDone := make(chan error, 1)
@@ -151,26 +174,21 @@ func TestCommitDoesNotWaitForNextWrite(t *testing.T) {
 		w, passed = gate.blocked()
 		return w == 1
 	})
-	c.waitFor("followers to acknowledge B", func() bool {
-		fmu.Lock()
-		defer fmu.Unlock()
-		return len(acked) == 2
-	})
-	// C is proposed while B's write is held: the next round takes B's
-	// acknowledgements and C's proposal together.
+	bIdx := ackedAll("followers to acknowledge B", start)
+	// C is proposed while B's write is still held: the loop replicates it
+	// at once, and the followers acknowledge it.
 	cDone := make(chan error, 1)
 	go func() { cDone <- c.put(key(2), []byte("c")) }()
-	c.waitFor("C in the leader's mailbox", func() bool {
-		p.mbox.mu.Lock()
-		defer p.mbox.mu.Unlock()
-		for _, it := range p.mbox.items {
-			if _, ok := it.(*proposal); ok {
-				return true
-			}
-		}
-		return false
-	})
-	gate.release() // B's write completes; the round of C's write blocks
+	ackedAll("followers to acknowledge C while B's write is held", bIdx)
+	if w, n := gate.blocked(); w != 1 || n != passed {
+		t.Fatalf("leader syncs: %d waiting, %d passed; want B's alone waiting (1, %d)", w, n, passed)
+	}
+	select {
+	case <-bDone:
+		t.Fatal("B applied before the leader's write of it completed")
+	default:
+	}
+	gate.release() // B's write completes; the write of C blocks
 	c.waitFor("C's raft write to block", func() bool {
 		w, n := gate.blocked()
 		return w == 1 && n == passed+1

@@ -18,6 +18,15 @@ func (s *Store) sendRaftMessages(p *peer, msgs []*raftpb.Message) {
 	if len(msgs) == 0 || s.trans == nil || s.isolated.Load() {
 		return
 	}
+	for store, batch := range s.raftEnvelopes(p, msgs) {
+		s.trans.Send(store, batch)
+	}
+}
+
+// raftEnvelopes addresses p's msgs to the stores of their peers, grouped
+// by store; a MsgSnap goes out at once through sendSnapshot instead. Loop
+// goroutine (it reads p's peer cache).
+func (s *Store) raftEnvelopes(p *peer, msgs []*raftpb.Message) map[uint64][]*raftserverpb.RaftMessage {
 	region := p.Region()
 	from := findPeer(region, p.peerID)
 	if from == nil {
@@ -36,14 +45,14 @@ func (s *Store) sendRaftMessages(p *peer, msgs []*raftpb.Message) {
 			RegionEpoch: region.GetRegionEpoch(), StartKey: region.GetStartKey(), EndKey: region.GetEndKey(),
 		}
 		if m.GetType() == raftpb.MsgSnap {
-			s.sendSnapshot(p, to, rm)
+			if !s.isolated.Load() {
+				s.sendSnapshot(p, to, rm)
+			}
 			continue
 		}
 		byStore[to.GetStoreId()] = append(byStore[to.GetStoreId()], rm)
 	}
-	for store, batch := range byStore {
-		s.trans.Send(store, batch)
-	}
+	return byStore
 }
 
 // findPeer returns region's peer with id, or nil.

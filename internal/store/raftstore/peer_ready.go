@@ -3,7 +3,6 @@ package raftstore
 import (
 	"encoding/binary"
 
-	"github.com/cockroachdb/pebble/v2"
 	"go.etcd.io/raft/v3"
 	"go.etcd.io/raft/v3/raftpb"
 	"google.golang.org/protobuf/proto"
@@ -28,14 +27,6 @@ type (
 	msgSplitDone   struct{}
 	msgCall        struct{ fn func() } // runs fn on the loop
 )
-
-// readyWork is one peer's Ready in flight through a round.
-type readyWork struct {
-	rd raft.Ready
-	// applied: the committed entries went to the apply worker before the
-	// round's raft write (applyEarly).
-	applied bool
-}
 
 // handle acts on one mailbox item. Loop goroutine.
 func (p *peer) handle(it any) {
@@ -86,6 +77,8 @@ func (p *peer) handle(it any) {
 		p.splitting.Store(false)
 	case msgCall:
 		m.fn()
+	case msgPersisted:
+		p.onPersisted(m.msgs)
 	}
 	if len(p.readQueue) > 0 {
 		p.issueReadIndex()
@@ -186,51 +179,118 @@ func (p *peer) onTick() {
 	}
 }
 
-// collectReady takes the peer's Ready and records what must be
-// persisted into wb; it returns whether the write must be synced.
-func (p *peer) collectReady(wb *pebble.Batch) (readyWork, bool, error) {
+// handleReady takes the peer's Ready (raft runs with AsyncStorageWrites):
+// the raft state to persist goes into job, messages that need no
+// persistence leave now, committed entries go to the apply worker. Loop
+// goroutine.
+func (p *peer) handleReady(job *writeJob) error {
 	rd := p.rn.Ready()
-	mustSync := rd.MustSync
-	if hs := rd.HardState; !raft.IsEmptyHardState(hs) {
-		if hs.GetTerm() != p.ps.hardState.GetTerm() || hs.GetVote() != p.ps.hardState.GetVote() {
-			mustSync = true // a term or vote change is always synced
-		} else if p.canSkipSync(rd.Entries) {
-			mustSync = false
-		}
-		p.ps.hardState = proto.Clone(hs).(*raftpb.HardState)
-		p.term.Store(hs.GetTerm())
-	} else if p.canSkipSync(rd.Entries) {
-		mustSync = false
-	}
 	if rd.SoftState != nil {
 		p.onSoftState(rd.SoftState)
 	}
-	dirty := !raft.IsEmptyHardState(rd.HardState) || len(rd.Entries) > 0
-	if !raft.IsEmptySnap(rd.Snapshot) {
-		if err := p.applySnapshot(rd.Snapshot); err != nil {
-			return readyWork{}, false, err
+	p.confirmReads(rd.ReadStates)
+	var appendMsg, applyMsg *raftpb.Message
+	out := make([]*raftpb.Message, 0, len(rd.Messages))
+	for _, m := range rd.Messages {
+		switch m.GetTo() {
+		case raft.LocalAppendThread:
+			appendMsg = m
+		case raft.LocalApplyThread:
+			applyMsg = m
+		default:
+			// A leader's appends, heartbeats and snapshots may leave before
+			// its own log write is durable (raft thesis §10.2.1): followers
+			// persist in parallel with it. Acknowledgements and votes are
+			// the append's responses; they wait for the write.
+			out = append(out, m)
 		}
-		if err := p.ps.applySnapshotMeta(wb, rd.Snapshot.GetMetadata()); err != nil {
-			return readyWork{}, false, err
+	}
+	if appendMsg != nil {
+		if err := p.persist(job, &rd, appendMsg.GetResponses()); err != nil {
+			return err
 		}
+	}
+	p.s.sendRaftMessages(p, out)
+	if applyMsg != nil {
+		p.applyCommitted(applyMsg)
+	}
+	return nil
+}
+
+// persist records the Ready's hard state, entries and snapshot in the
+// round's job, with resps to deliver once they are written. A snapshot is
+// installed in kvdb here, before raftdb records it.
+func (p *peer) persist(job *writeJob, rd *raft.Ready, resps []*raftpb.Message) error {
+	mustSync, dirty := false, false
+	if hs := rd.HardState; !raft.IsEmptyHardState(hs) {
+		if hs.GetTerm() != p.ps.hardState.GetTerm() || hs.GetVote() != p.ps.hardState.GetVote() {
+			mustSync = true // a term or vote change is always synced
+		}
+		p.ps.hardState = proto.Clone(hs).(*raftpb.HardState)
+		p.term.Store(hs.GetTerm())
 		dirty = true
 	}
-	if err := p.ps.append(wb, rd.Entries); err != nil {
-		return readyWork{}, false, err
+	if !raft.IsEmptySnap(rd.Snapshot) {
+		if err := p.applySnapshot(rd.Snapshot); err != nil {
+			return err
+		}
+		if err := p.ps.applySnapshotMeta(job.wb, rd.Snapshot.GetMetadata()); err != nil {
+			return err
+		}
+		mustSync, dirty = true, true
 	}
-	// A leader's appends, heartbeats and snapshots may leave before its own
-	// log write is durable (raft thesis §10.2.1): followers persist in
-	// parallel with it. Acks and votes wait for the write (afterPersist).
-	rd.Messages = p.sendEarly(rd.Messages)
+	if len(rd.Entries) > 0 {
+		if err := p.ps.append(job.wb, rd.Entries); err != nil {
+			return err
+		}
+		mustSync = mustSync || !p.canSkipSync(rd.Entries)
+		dirty = true
+	}
 	if dirty {
-		if err := p.ps.saveRaftState(wb); err != nil {
-			return readyWork{}, false, err
+		if err := p.ps.saveRaftState(job.wb); err != nil {
+			return err
 		}
 	}
-	if !raft.IsEmptySnap(rd.Snapshot) {
-		mustSync = true
+	job.sync = job.sync || mustSync
+	job.entries += len(rd.Entries)
+	if len(resps) > 0 {
+		job.acks = append(job.acks, p.persistAck(resps))
 	}
-	return readyWork{rd: rd}, mustSync, nil
+	return nil
+}
+
+// persistAck splits an append's responses into the acknowledgements the
+// writer sends to other stores and those that come back to this peer.
+func (p *peer) persistAck(resps []*raftpb.Message) persistAck {
+	a := persistAck{p: p}
+	var remote []*raftpb.Message
+	for _, m := range resps {
+		if m.GetTo() == p.peerID || m.GetType() == raftpb.MsgSnap {
+			a.local = append(a.local, m)
+		} else {
+			remote = append(remote, m)
+		}
+	}
+	if len(remote) > 0 {
+		a.remote = p.s.raftEnvelopes(p, remote)
+	}
+	return a
+}
+
+// onPersisted steps the responses of a written append that raft directed
+// at this peer and sends any others. Loop goroutine.
+func (p *peer) onPersisted(msgs []*raftpb.Message) {
+	var out []*raftpb.Message
+	for _, m := range msgs {
+		if m.GetTo() != p.peerID {
+			out = append(out, m)
+			continue
+		}
+		if err := p.rn.Step(m); err != nil {
+			p.s.log.Debug("raft step", "region", p.regionID, "err", err)
+		}
+	}
+	p.s.sendRaftMessages(p, out)
 }
 
 // onSoftState reacts to a leadership change.
@@ -254,33 +314,10 @@ func (p *peer) onSoftState(ss *raft.SoftState) {
 	p.wasLeader = leader
 }
 
-// sendEarly sends the messages that need not wait for this round's raft
-// write and returns the others.
-func (p *peer) sendEarly(msgs []*raftpb.Message) []*raftpb.Message {
-	if len(msgs) == 0 {
-		return msgs
-	}
-	var early []*raftpb.Message
-	rest := msgs[:0:0]
-	for _, m := range msgs {
-		switch m.GetType() {
-		case raftpb.MsgApp, raftpb.MsgHeartbeat, raftpb.MsgSnap:
-			early = append(early, m)
-		default:
-			rest = append(rest, m)
-		}
-	}
-	p.s.sendRaftMessages(p, early)
-	return rest
-}
-
-// afterPersist sends the Ready's messages, confirms reads and hands the
-// committed entries to the apply worker. Loop goroutine, after the raft
-// state of the round is durable.
-func (p *peer) afterPersist(w *readyWork) {
-	rd := &w.rd
-	p.s.sendRaftMessages(p, rd.Messages)
-	for _, rs := range rd.ReadStates {
+// confirmReads answers the reads whose ReadIndex round a quorum
+// confirmed. Loop goroutine.
+func (p *peer) confirmReads(states []raft.ReadState) {
+	for _, rs := range states {
 		if len(rs.RequestCtx) != 8 {
 			continue
 		}
@@ -295,47 +332,37 @@ func (p *peer) afterPersist(w *readyWork) {
 			r.done(rs.Index, nil)
 		}
 	}
-	if len(rd.CommittedEntries) == 0 || w.applied {
-		return
-	}
-	hasConf := hasConfChange(rd.CommittedEntries)
-	task := &applyTask{p: p, entries: rd.CommittedEntries}
-	if hasConf {
-		task.done = make(chan struct{})
-	}
-	p.applier.submit(task)
-	if hasConf {
-		select {
-		case <-task.done:
-		case <-p.s.stopped:
-			return
-		}
-		for _, cc := range task.confChanges {
-			p.rn.ApplyConfChange(cc)
-		}
-		p.pendingConf = false
-	}
 }
 
-// applyEarly hands the Ready's committed entries to the apply worker
-// before the round's synced raft write when that write cannot matter to
-// them: every one was appended by an earlier round, whose write is done
-// (and synced, except where canSkipSync or sync-log = false allow the
-// loss anyway), the Ready carries no snapshot, and none is a conf change
-// (afterPersist applies those synchronously). Otherwise a leader whose
-// followers acknowledged during its previous write would make the
-// acknowledged entries wait for this round's fsync too. Loop goroutine.
-func (p *peer) applyEarly(w *readyWork) {
-	rd := &w.rd
-	n := len(rd.CommittedEntries)
-	if n == 0 || !raft.IsEmptySnap(rd.Snapshot) || hasConfChange(rd.CommittedEntries) {
-		return
+// applyCommitted hands committed entries (a MsgStorageApply; raft gives
+// only entries already durable here) to the apply worker and steps the
+// message's responses. A conf change is applied before the loop goes on:
+// raft learns the new configuration from ApplyConfChange. Loop goroutine.
+func (p *peer) applyCommitted(m *raftpb.Message) {
+	if ents := m.GetEntries(); len(ents) > 0 {
+		hasConf := hasConfChange(ents)
+		task := &applyTask{p: p, entries: ents}
+		if hasConf {
+			task.done = make(chan struct{})
+		}
+		p.applier.submit(task)
+		if hasConf {
+			select {
+			case <-task.done:
+			case <-p.s.stopped:
+				return
+			}
+			for _, cc := range task.confChanges {
+				p.rn.ApplyConfChange(cc)
+			}
+			p.pendingConf = false
+		}
 	}
-	if len(rd.Entries) > 0 && rd.CommittedEntries[n-1].GetIndex() >= rd.Entries[0].GetIndex() {
-		return
+	for _, r := range m.GetResponses() {
+		if err := p.rn.Step(r); err != nil {
+			p.s.log.Debug("raft step", "region", p.regionID, "err", err)
+		}
 	}
-	p.applier.submit(&applyTask{p: p, entries: rd.CommittedEntries})
-	w.applied = true
 }
 
 // hasConfChange reports whether ents hold a conf change.
@@ -347,6 +374,3 @@ func hasConfChange(ents []*raftpb.Entry) bool {
 	}
 	return false
 }
-
-// advance tells raft the Ready is handled.
-func (p *peer) advance(w *readyWork) { p.rn.Advance(w.rd) }

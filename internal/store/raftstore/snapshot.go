@@ -305,6 +305,7 @@ func (s *Store) destroyPeer(p *peer, region *kvrpcpb.Region) {
 		s.log.Error("raftstore: destroy peer", "region", p.regionID, "err", err)
 	}
 	wb.Close()
+	s.writer.flush() // no queued round of the peer lands after the delete
 	rb := s.raftdb.NewBatch()
 	lo, hi := raftLogBounds(p.regionID)
 	_ = rb.DeleteRange(lo, hi, nil)

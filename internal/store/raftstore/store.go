@@ -82,6 +82,7 @@ type Store struct {
 	maxTS    MaxTSUpdater
 	start    time.Time
 	loops    []*raftLoop
+	writer   *raftWriter
 	appliers []*applyWorker
 	metrics  storeMetrics
 
@@ -141,6 +142,7 @@ func NewStore(cfg Config, d Deps) (*Store, error) {
 	for range cfg.StorePoolSize {
 		s.loops = append(s.loops, newRaftLoop(s))
 	}
+	s.writer = newRaftWriter(s)
 	for range cfg.ApplyPoolSize {
 		s.appliers = append(s.appliers, newApplyWorker(s))
 	}
@@ -163,6 +165,8 @@ func (s *Store) Start() {
 		s.wg.Add(1)
 		go l.run()
 	}
+	s.wg.Add(1)
+	go s.writer.run()
 	for _, w := range s.appliers {
 		s.wg.Add(1)
 		go w.run()
@@ -413,6 +417,7 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bo
 		MaxSizePerMsg: 1 << 20, MaxInflightMsgs: 256,
 		MaxUncommittedEntriesSize: 128 << 20, MaxCommittedSizePerReady: 16 << 20,
 		CheckQuorum: true, PreVote: true, ReadOnlyOption: raft.ReadOnlySafe,
+		AsyncStorageWrites:        true,
 		DisableProposalForwarding: true, StepDownOnRemoval: true,
 		Logger: raftLogger{s.log.With("region", id)},
 	})
@@ -478,6 +483,7 @@ func (s *Store) createSplitPeer(region *kvrpcpb.Region, campaign bool) {
 		}
 		// The uninitialized peer stops; the vote it persisted is kept.
 		old.destroyed.Store(true)
+		s.writer.flush() // its queued raft state lands before we read it
 		if rs, _ := loadRaftState(s.raftdb, region.GetId()); rs != nil {
 			prev = rs.GetHardState()
 		}

@@ -1,0 +1,188 @@
+package raftstore
+
+import (
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2"
+	"go.etcd.io/raft/v3/raftpb"
+
+	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+)
+
+// raftWriter persists the raft loops' rounds off the loops (TiKV's async
+// io): a loop hands over its round's raftdb batch and goes on stepping
+// messages and proposals while the writer commits it. The writer takes
+// every round queued since its last write and commits them in order with
+// at most one fsync, then delivers the responses raft attached to them
+// (MsgStorageAppend's Responses): acknowledgements to other stores leave
+// from here, the peer's own (its MsgAppResp, MsgStorageAppendResp) go back
+// through its mailbox. Rounds are written in the order the loops handed
+// them over, which is the order raft requires of one peer's appends.
+type raftWriter struct {
+	s      *Store
+	notify chan struct{}
+
+	mu        sync.Mutex
+	queue     []*writeJob
+	submitted uint64     // jobs handed over
+	written   uint64     // jobs written and answered
+	closed    bool       // the writer stopped: nothing more is written
+	idle      *sync.Cond // signalled when written advances
+}
+
+// writeJob is one round's raft state: the batch and what to deliver once
+// it is written.
+type writeJob struct {
+	wb      *pebble.Batch
+	sync    bool // some append of the round must be durable before its answers
+	entries int
+	acks    []persistAck
+}
+
+// persistAck is what one peer's append answers once written: messages to
+// other stores (addressed on the loop, which owns the peer's routing
+// state) and messages raft directs at the peer itself.
+type persistAck struct {
+	p      *peer
+	remote map[uint64][]*raftserverpb.RaftMessage
+	local  []*raftpb.Message
+}
+
+// msgPersisted carries an append's own-directed responses back to the
+// peer's loop.
+type msgPersisted struct{ msgs []*raftpb.Message }
+
+func newRaftWriter(s *Store) *raftWriter {
+	w := &raftWriter{s: s, notify: make(chan struct{}, 1)}
+	w.idle = sync.NewCond(&w.mu)
+	return w
+}
+
+// newJob returns an empty job for a round.
+func (w *raftWriter) newJob() *writeJob { return &writeJob{wb: w.s.raftdb.NewBatch()} }
+
+// submit queues j; a job with nothing to write and nothing to answer is
+// dropped.
+func (w *raftWriter) submit(j *writeJob) {
+	if j.wb.Empty() && len(j.acks) == 0 {
+		_ = j.wb.Close()
+		return
+	}
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		_ = j.wb.Close()
+		return
+	}
+	w.queue = append(w.queue, j)
+	w.submitted++
+	w.mu.Unlock()
+	select {
+	case w.notify <- struct{}{}:
+	default:
+	}
+}
+
+// flush waits until every job queued before the call is written, or the
+// store stops. Raft-state writes made outside the rounds (a peer
+// destroyed, a split's new peer) call it first, so a queued round cannot
+// land on top of them.
+func (w *raftWriter) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	target := w.submitted
+	for w.written < target && !w.closed {
+		w.idle.Wait()
+	}
+}
+
+func (w *raftWriter) run() {
+	defer w.s.wg.Done()
+	defer func() {
+		// Wake flushers for good: nothing is written after a stop.
+		w.mu.Lock()
+		for _, j := range w.queue {
+			_ = j.wb.Close()
+		}
+		w.queue = nil
+		w.closed = true
+		w.idle.Broadcast()
+		w.mu.Unlock()
+	}()
+	var jobs []*writeJob
+	for {
+		select {
+		case <-w.s.stopped:
+			return
+		case <-w.notify:
+		}
+		w.mu.Lock()
+		jobs = append(jobs[:0], w.queue...)
+		clear(w.queue)
+		w.queue = w.queue[:0]
+		w.mu.Unlock()
+		if len(jobs) == 0 {
+			continue
+		}
+		if !w.write(jobs) {
+			return
+		}
+		for _, j := range jobs {
+			w.deliver(j)
+		}
+		w.mu.Lock()
+		w.written += uint64(len(jobs))
+		w.idle.Broadcast()
+		w.mu.Unlock()
+		clear(jobs)
+	}
+}
+
+// write commits the jobs' batches in order, syncing the last one when any
+// job needs it (the fsync makes the earlier ones durable too). It reports
+// false when the store must stop writing.
+func (w *raftWriter) write(jobs []*writeJob) bool {
+	s := w.s
+	sync, entries, last := false, 0, -1
+	for i, j := range jobs {
+		sync = sync || j.sync
+		entries += j.entries
+		if !j.wb.Empty() {
+			last = i
+		}
+	}
+	sync = sync && s.cfg.SyncLog
+	ok := true
+	for i, j := range jobs {
+		if ok && !j.wb.Empty() {
+			opts := pebble.NoSync
+			if sync && i == last {
+				opts = pebble.Sync
+			}
+			if err := j.wb.Commit(opts); err != nil {
+				s.fatal(nil, "raft log write", err)
+				ok = false
+			}
+		}
+		_ = j.wb.Close()
+	}
+	if ok && last >= 0 {
+		s.metrics.raftLogWrite(entries, sync)
+	}
+	return ok
+}
+
+// deliver sends j's acknowledgements and hands each peer its own.
+func (w *raftWriter) deliver(j *writeJob) {
+	s := w.s
+	for _, a := range j.acks {
+		if s.trans != nil && !s.isolated.Load() {
+			for store, batch := range a.remote {
+				s.trans.Send(store, batch)
+			}
+		}
+		if len(a.local) > 0 && !a.p.destroyed.Load() {
+			a.p.post(msgPersisted{a.local})
+		}
+	}
+}
