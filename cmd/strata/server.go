@@ -81,7 +81,7 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 	rs.Start()
 	defer rs.Stop()
 	defer storage.Close()
-	node := storeserver.NewNodeWithOptions(storage, embeddedStore, storeserver.Options{Logger: log, Router: rs})
+	node := storeserver.NewNodeWithOptions(storage, embeddedStore, storeserver.Options{Logger: log, Router: rs, Splitter: rs})
 	return serveSQL(ctx, log, cfg, sqlWiring{
 		role: "server", rpc: rpc.NewDirect(embeddedStore, node), storeAddr: embeddedStore,
 		dataDir: dataDir, host: sf.host, port: sf.port, statusPort: sf.statusPort,
@@ -145,6 +145,7 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 	}
 	dom, err := session.NewDomain(ctx, session.DomainConfig{
 		Client: client, Logger: log, Metrics: reg, DisablePlanCache: !cfg.PreparedPlanCache.Enabled,
+		SplitTable: cfg.SplitTable,
 		ServerInfo: sysvar.ServerInfo{Version: version, Port: addr.Port, DataDir: w.dataDir},
 	})
 	if err != nil {

@@ -101,3 +101,9 @@ func (s *grpcStore) KvPessimisticRollback(ctx context.Context, r *kvrpcpb.Pessim
 func (s *grpcStore) Coprocessor(ctx context.Context, r *kvrpcpb.CoprocessorRequest) (*kvrpcpb.CoprocessorResponse, error) {
 	return call(ctx, s, &batchReq{Cmd: &kvrpcpb.BatchCommandsRequest_Request_Coprocessor{Coprocessor: r}}, (*batchResp).GetCoprocessor)
 }
+
+// SplitRegion implements kvrpcpb.RegionSplitter: a plain unary call (a
+// rare admin request; it waits for the split to apply).
+func (s *grpcStore) SplitRegion(ctx context.Context, r *kvrpcpb.SplitRegionRequest) (*kvrpcpb.SplitRegionResponse, error) {
+	return s.conns[0].client.SplitRegion(ctx, r)
+}

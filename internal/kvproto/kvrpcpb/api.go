@@ -24,3 +24,10 @@ type StoreAPI interface {
 	KvPessimisticRollback(context.Context, *PessimisticRollbackRequest) (*PessimisticRollbackResponse, error)
 	Coprocessor(context.Context, *CoprocessorRequest) (*CoprocessorResponse, error)
 }
+
+// RegionSplitter is implemented by the stores that split regions on
+// request (TiKV's SplitRegion): the storage node, and a client's handle on
+// one. It is not part of StoreAPI, the transactional API.
+type RegionSplitter interface {
+	SplitRegion(context.Context, *SplitRegionRequest) (*SplitRegionResponse, error)
+}

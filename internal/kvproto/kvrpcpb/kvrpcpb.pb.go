@@ -4204,6 +4204,121 @@ func (x *CoprocessorResponse) GetData() []byte {
 	return nil
 }
 
+// SplitRegionRequest asks the region's leader to split it at split_keys
+// (user keys inside the region, ascending; a key equal to the region's
+// start is skipped).
+type SplitRegionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Context       *Context               `protobuf:"bytes,1,opt,name=context,proto3" json:"context,omitempty"`
+	SplitKeys     [][]byte               `protobuf:"bytes,2,rep,name=split_keys,json=splitKeys,proto3" json:"split_keys,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SplitRegionRequest) Reset() {
+	*x = SplitRegionRequest{}
+	mi := &file_kvrpcpb_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SplitRegionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SplitRegionRequest) ProtoMessage() {}
+
+func (x *SplitRegionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_kvrpcpb_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SplitRegionRequest.ProtoReflect.Descriptor instead.
+func (*SplitRegionRequest) Descriptor() ([]byte, []int) {
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *SplitRegionRequest) GetContext() *Context {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+func (x *SplitRegionRequest) GetSplitKeys() [][]byte {
+	if x != nil {
+		return x.SplitKeys
+	}
+	return nil
+}
+
+type SplitRegionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RegionError   *RegionError           `protobuf:"bytes,1,opt,name=region_error,json=regionError,proto3" json:"region_error,omitempty"`
+	OtherError    string                 `protobuf:"bytes,2,opt,name=other_error,json=otherError,proto3" json:"other_error,omitempty"`
+	Regions       []*Region              `protobuf:"bytes,3,rep,name=regions,proto3" json:"regions,omitempty"` // the regions the split produced, in key order
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SplitRegionResponse) Reset() {
+	*x = SplitRegionResponse{}
+	mi := &file_kvrpcpb_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SplitRegionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SplitRegionResponse) ProtoMessage() {}
+
+func (x *SplitRegionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_kvrpcpb_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SplitRegionResponse.ProtoReflect.Descriptor instead.
+func (*SplitRegionResponse) Descriptor() ([]byte, []int) {
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *SplitRegionResponse) GetRegionError() *RegionError {
+	if x != nil {
+		return x.RegionError
+	}
+	return nil
+}
+
+func (x *SplitRegionResponse) GetOtherError() string {
+	if x != nil {
+		return x.OtherError
+	}
+	return ""
+}
+
+func (x *SplitRegionResponse) GetRegions() []*Region {
+	if x != nil {
+		return x.Regions
+	}
+	return nil
+}
+
 // BatchCommandsRequest carries many requests in one message; each response
 // carries the request_id of its request. Responses may come out of order.
 type BatchCommandsRequest struct {
@@ -4216,7 +4331,7 @@ type BatchCommandsRequest struct {
 
 func (x *BatchCommandsRequest) Reset() {
 	*x = BatchCommandsRequest{}
-	mi := &file_kvrpcpb_proto_msgTypes[58]
+	mi := &file_kvrpcpb_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4228,7 +4343,7 @@ func (x *BatchCommandsRequest) String() string {
 func (*BatchCommandsRequest) ProtoMessage() {}
 
 func (x *BatchCommandsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[58]
+	mi := &file_kvrpcpb_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4241,7 +4356,7 @@ func (x *BatchCommandsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsRequest.ProtoReflect.Descriptor instead.
 func (*BatchCommandsRequest) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{58}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *BatchCommandsRequest) GetRequests() []*BatchCommandsRequest_Request {
@@ -4268,7 +4383,7 @@ type BatchCommandsResponse struct {
 
 func (x *BatchCommandsResponse) Reset() {
 	*x = BatchCommandsResponse{}
-	mi := &file_kvrpcpb_proto_msgTypes[59]
+	mi := &file_kvrpcpb_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4280,7 +4395,7 @@ func (x *BatchCommandsResponse) String() string {
 func (*BatchCommandsResponse) ProtoMessage() {}
 
 func (x *BatchCommandsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[59]
+	mi := &file_kvrpcpb_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4293,7 +4408,7 @@ func (x *BatchCommandsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsResponse.ProtoReflect.Descriptor instead.
 func (*BatchCommandsResponse) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{59}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *BatchCommandsResponse) GetResponses() []*BatchCommandsResponse_Response {
@@ -4336,7 +4451,7 @@ type BatchCommandsRequest_Request struct {
 
 func (x *BatchCommandsRequest_Request) Reset() {
 	*x = BatchCommandsRequest_Request{}
-	mi := &file_kvrpcpb_proto_msgTypes[60]
+	mi := &file_kvrpcpb_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4348,7 +4463,7 @@ func (x *BatchCommandsRequest_Request) String() string {
 func (*BatchCommandsRequest_Request) ProtoMessage() {}
 
 func (x *BatchCommandsRequest_Request) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[60]
+	mi := &file_kvrpcpb_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4361,7 +4476,7 @@ func (x *BatchCommandsRequest_Request) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsRequest_Request.ProtoReflect.Descriptor instead.
 func (*BatchCommandsRequest_Request) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{58, 0}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{60, 0}
 }
 
 func (x *BatchCommandsRequest_Request) GetCmd() isBatchCommandsRequest_Request_Cmd {
@@ -4626,7 +4741,7 @@ type BatchCommandsResponse_Response struct {
 
 func (x *BatchCommandsResponse_Response) Reset() {
 	*x = BatchCommandsResponse_Response{}
-	mi := &file_kvrpcpb_proto_msgTypes[61]
+	mi := &file_kvrpcpb_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4638,7 +4753,7 @@ func (x *BatchCommandsResponse_Response) String() string {
 func (*BatchCommandsResponse_Response) ProtoMessage() {}
 
 func (x *BatchCommandsResponse_Response) ProtoReflect() protoreflect.Message {
-	mi := &file_kvrpcpb_proto_msgTypes[61]
+	mi := &file_kvrpcpb_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4651,7 +4766,7 @@ func (x *BatchCommandsResponse_Response) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BatchCommandsResponse_Response.ProtoReflect.Descriptor instead.
 func (*BatchCommandsResponse_Response) Descriptor() ([]byte, []int) {
-	return file_kvrpcpb_proto_rawDescGZIP(), []int{59, 0}
+	return file_kvrpcpb_proto_rawDescGZIP(), []int{61, 0}
 }
 
 func (x *BatchCommandsResponse_Response) GetCmd() isBatchCommandsResponse_Response_Cmd {
@@ -5194,7 +5309,16 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\x06locked\x18\x02 \x01(\v2\x11.kvrpcpb.LockInfoR\x06locked\x12\x1f\n" +
 	"\vother_error\x18\x03 \x01(\tR\n" +
 	"otherError\x12\x12\n" +
-	"\x04data\x18\x04 \x01(\fR\x04data\"\xd3\b\n" +
+	"\x04data\x18\x04 \x01(\fR\x04data\"_\n" +
+	"\x12SplitRegionRequest\x12*\n" +
+	"\acontext\x18\x01 \x01(\v2\x10.kvrpcpb.ContextR\acontext\x12\x1d\n" +
+	"\n" +
+	"split_keys\x18\x02 \x03(\fR\tsplitKeys\"\x9a\x01\n" +
+	"\x13SplitRegionResponse\x127\n" +
+	"\fregion_error\x18\x01 \x01(\v2\x14.kvrpcpb.RegionErrorR\vregionError\x12\x1f\n" +
+	"\vother_error\x18\x02 \x01(\tR\n" +
+	"otherError\x12)\n" +
+	"\aregions\x18\x03 \x03(\v2\x0f.kvrpcpb.RegionR\aregions\"\xd3\b\n" +
 	"\x14BatchCommandsRequest\x12A\n" +
 	"\brequests\x18\x01 \x03(\v2%.kvrpcpb.BatchCommandsRequest.RequestR\brequests\x12\x1f\n" +
 	"\vrequest_ids\x18\x02 \x03(\x04R\n" +
@@ -5270,7 +5394,8 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\x14LockNotExistRollback\x10\x02\x12\x15\n" +
 	"\x11MinCommitTSPushed\x10\x03\x12 \n" +
 	"\x1cTTLExpirePessimisticRollback\x10\x04\x12\x19\n" +
-	"\x15LockNotExistDoNothing\x10\x052\xd7\t\n" +
+	"\x15LockNotExistDoNothing\x10\x052\xa3\n" +
+	"\n" +
 	"\x04Tikv\x124\n" +
 	"\x05KvGet\x12\x13.kvrpcpb.GetRequest\x1a\x14.kvrpcpb.GetResponse\"\x00\x12C\n" +
 	"\n" +
@@ -5289,7 +5414,8 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"KvScanLock\x12\x18.kvrpcpb.ScanLockRequest\x1a\x19.kvrpcpb.ScanLockResponse\"\x00\x12X\n" +
 	"\x11KvPessimisticLock\x12\x1f.kvrpcpb.PessimisticLockRequest\x1a .kvrpcpb.PessimisticLockResponse\"\x00\x12d\n" +
 	"\x15KvPessimisticRollback\x12#.kvrpcpb.PessimisticRollbackRequest\x1a$.kvrpcpb.PessimisticRollbackResponse\"\x00\x12J\n" +
-	"\vCoprocessor\x12\x1b.kvrpcpb.CoprocessorRequest\x1a\x1c.kvrpcpb.CoprocessorResponse\"\x00\x12T\n" +
+	"\vCoprocessor\x12\x1b.kvrpcpb.CoprocessorRequest\x1a\x1c.kvrpcpb.CoprocessorResponse\"\x00\x12J\n" +
+	"\vSplitRegion\x12\x1b.kvrpcpb.SplitRegionRequest\x1a\x1c.kvrpcpb.SplitRegionResponse\"\x00\x12T\n" +
 	"\rBatchCommands\x12\x1d.kvrpcpb.BatchCommandsRequest\x1a\x1e.kvrpcpb.BatchCommandsResponse\"\x00(\x010\x01B6Z4github.com/strata-db/strata/internal/kvproto/kvrpcpbb\x06proto3"
 
 var (
@@ -5305,7 +5431,7 @@ func file_kvrpcpb_proto_rawDescGZIP() []byte {
 }
 
 var file_kvrpcpb_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_kvrpcpb_proto_msgTypes = make([]protoimpl.MessageInfo, 62)
+var file_kvrpcpb_proto_msgTypes = make([]protoimpl.MessageInfo, 64)
 var file_kvrpcpb_proto_goTypes = []any{
 	(PeerRole)(0),                          // 0: kvrpcpb.PeerRole
 	(Op)(0),                                // 1: kvrpcpb.Op
@@ -5370,10 +5496,12 @@ var file_kvrpcpb_proto_goTypes = []any{
 	(*KeyRange)(nil),                       // 60: kvrpcpb.KeyRange
 	(*CoprocessorRequest)(nil),             // 61: kvrpcpb.CoprocessorRequest
 	(*CoprocessorResponse)(nil),            // 62: kvrpcpb.CoprocessorResponse
-	(*BatchCommandsRequest)(nil),           // 63: kvrpcpb.BatchCommandsRequest
-	(*BatchCommandsResponse)(nil),          // 64: kvrpcpb.BatchCommandsResponse
-	(*BatchCommandsRequest_Request)(nil),   // 65: kvrpcpb.BatchCommandsRequest.Request
-	(*BatchCommandsResponse_Response)(nil), // 66: kvrpcpb.BatchCommandsResponse.Response
+	(*SplitRegionRequest)(nil),             // 63: kvrpcpb.SplitRegionRequest
+	(*SplitRegionResponse)(nil),            // 64: kvrpcpb.SplitRegionResponse
+	(*BatchCommandsRequest)(nil),           // 65: kvrpcpb.BatchCommandsRequest
+	(*BatchCommandsResponse)(nil),          // 66: kvrpcpb.BatchCommandsResponse
+	(*BatchCommandsRequest_Request)(nil),   // 67: kvrpcpb.BatchCommandsRequest.Request
+	(*BatchCommandsResponse_Response)(nil), // 68: kvrpcpb.BatchCommandsResponse.Response
 }
 var file_kvrpcpb_proto_depIdxs = []int32{
 	0,   // 0: kvrpcpb.Peer.role:type_name -> kvrpcpb.PeerRole
@@ -5461,75 +5589,80 @@ var file_kvrpcpb_proto_depIdxs = []int32{
 	60,  // 82: kvrpcpb.CoprocessorRequest.ranges:type_name -> kvrpcpb.KeyRange
 	18,  // 83: kvrpcpb.CoprocessorResponse.region_error:type_name -> kvrpcpb.RegionError
 	19,  // 84: kvrpcpb.CoprocessorResponse.locked:type_name -> kvrpcpb.LockInfo
-	65,  // 85: kvrpcpb.BatchCommandsRequest.requests:type_name -> kvrpcpb.BatchCommandsRequest.Request
-	66,  // 86: kvrpcpb.BatchCommandsResponse.responses:type_name -> kvrpcpb.BatchCommandsResponse.Response
-	30,  // 87: kvrpcpb.BatchCommandsRequest.Request.get:type_name -> kvrpcpb.GetRequest
-	32,  // 88: kvrpcpb.BatchCommandsRequest.Request.batch_get:type_name -> kvrpcpb.BatchGetRequest
-	35,  // 89: kvrpcpb.BatchCommandsRequest.Request.scan:type_name -> kvrpcpb.ScanRequest
-	38,  // 90: kvrpcpb.BatchCommandsRequest.Request.prewrite:type_name -> kvrpcpb.PrewriteRequest
-	40,  // 91: kvrpcpb.BatchCommandsRequest.Request.commit:type_name -> kvrpcpb.CommitRequest
-	42,  // 92: kvrpcpb.BatchCommandsRequest.Request.batch_rollback:type_name -> kvrpcpb.BatchRollbackRequest
-	44,  // 93: kvrpcpb.BatchCommandsRequest.Request.cleanup:type_name -> kvrpcpb.CleanupRequest
-	46,  // 94: kvrpcpb.BatchCommandsRequest.Request.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusRequest
-	48,  // 95: kvrpcpb.BatchCommandsRequest.Request.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksRequest
-	50,  // 96: kvrpcpb.BatchCommandsRequest.Request.resolve_lock:type_name -> kvrpcpb.ResolveLockRequest
-	52,  // 97: kvrpcpb.BatchCommandsRequest.Request.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatRequest
-	54,  // 98: kvrpcpb.BatchCommandsRequest.Request.scan_lock:type_name -> kvrpcpb.ScanLockRequest
-	56,  // 99: kvrpcpb.BatchCommandsRequest.Request.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockRequest
-	58,  // 100: kvrpcpb.BatchCommandsRequest.Request.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackRequest
-	61,  // 101: kvrpcpb.BatchCommandsRequest.Request.coprocessor:type_name -> kvrpcpb.CoprocessorRequest
-	31,  // 102: kvrpcpb.BatchCommandsResponse.Response.get:type_name -> kvrpcpb.GetResponse
-	34,  // 103: kvrpcpb.BatchCommandsResponse.Response.batch_get:type_name -> kvrpcpb.BatchGetResponse
-	36,  // 104: kvrpcpb.BatchCommandsResponse.Response.scan:type_name -> kvrpcpb.ScanResponse
-	39,  // 105: kvrpcpb.BatchCommandsResponse.Response.prewrite:type_name -> kvrpcpb.PrewriteResponse
-	41,  // 106: kvrpcpb.BatchCommandsResponse.Response.commit:type_name -> kvrpcpb.CommitResponse
-	43,  // 107: kvrpcpb.BatchCommandsResponse.Response.batch_rollback:type_name -> kvrpcpb.BatchRollbackResponse
-	45,  // 108: kvrpcpb.BatchCommandsResponse.Response.cleanup:type_name -> kvrpcpb.CleanupResponse
-	47,  // 109: kvrpcpb.BatchCommandsResponse.Response.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusResponse
-	49,  // 110: kvrpcpb.BatchCommandsResponse.Response.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksResponse
-	51,  // 111: kvrpcpb.BatchCommandsResponse.Response.resolve_lock:type_name -> kvrpcpb.ResolveLockResponse
-	53,  // 112: kvrpcpb.BatchCommandsResponse.Response.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatResponse
-	55,  // 113: kvrpcpb.BatchCommandsResponse.Response.scan_lock:type_name -> kvrpcpb.ScanLockResponse
-	57,  // 114: kvrpcpb.BatchCommandsResponse.Response.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockResponse
-	59,  // 115: kvrpcpb.BatchCommandsResponse.Response.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackResponse
-	62,  // 116: kvrpcpb.BatchCommandsResponse.Response.coprocessor:type_name -> kvrpcpb.CoprocessorResponse
-	30,  // 117: kvrpcpb.Tikv.KvGet:input_type -> kvrpcpb.GetRequest
-	32,  // 118: kvrpcpb.Tikv.KvBatchGet:input_type -> kvrpcpb.BatchGetRequest
-	35,  // 119: kvrpcpb.Tikv.KvScan:input_type -> kvrpcpb.ScanRequest
-	38,  // 120: kvrpcpb.Tikv.KvPrewrite:input_type -> kvrpcpb.PrewriteRequest
-	40,  // 121: kvrpcpb.Tikv.KvCommit:input_type -> kvrpcpb.CommitRequest
-	42,  // 122: kvrpcpb.Tikv.KvBatchRollback:input_type -> kvrpcpb.BatchRollbackRequest
-	44,  // 123: kvrpcpb.Tikv.KvCleanup:input_type -> kvrpcpb.CleanupRequest
-	46,  // 124: kvrpcpb.Tikv.KvCheckTxnStatus:input_type -> kvrpcpb.CheckTxnStatusRequest
-	48,  // 125: kvrpcpb.Tikv.KvCheckSecondaryLocks:input_type -> kvrpcpb.CheckSecondaryLocksRequest
-	50,  // 126: kvrpcpb.Tikv.KvResolveLock:input_type -> kvrpcpb.ResolveLockRequest
-	52,  // 127: kvrpcpb.Tikv.KvTxnHeartBeat:input_type -> kvrpcpb.TxnHeartBeatRequest
-	54,  // 128: kvrpcpb.Tikv.KvScanLock:input_type -> kvrpcpb.ScanLockRequest
-	56,  // 129: kvrpcpb.Tikv.KvPessimisticLock:input_type -> kvrpcpb.PessimisticLockRequest
-	58,  // 130: kvrpcpb.Tikv.KvPessimisticRollback:input_type -> kvrpcpb.PessimisticRollbackRequest
-	61,  // 131: kvrpcpb.Tikv.Coprocessor:input_type -> kvrpcpb.CoprocessorRequest
-	63,  // 132: kvrpcpb.Tikv.BatchCommands:input_type -> kvrpcpb.BatchCommandsRequest
-	31,  // 133: kvrpcpb.Tikv.KvGet:output_type -> kvrpcpb.GetResponse
-	34,  // 134: kvrpcpb.Tikv.KvBatchGet:output_type -> kvrpcpb.BatchGetResponse
-	36,  // 135: kvrpcpb.Tikv.KvScan:output_type -> kvrpcpb.ScanResponse
-	39,  // 136: kvrpcpb.Tikv.KvPrewrite:output_type -> kvrpcpb.PrewriteResponse
-	41,  // 137: kvrpcpb.Tikv.KvCommit:output_type -> kvrpcpb.CommitResponse
-	43,  // 138: kvrpcpb.Tikv.KvBatchRollback:output_type -> kvrpcpb.BatchRollbackResponse
-	45,  // 139: kvrpcpb.Tikv.KvCleanup:output_type -> kvrpcpb.CleanupResponse
-	47,  // 140: kvrpcpb.Tikv.KvCheckTxnStatus:output_type -> kvrpcpb.CheckTxnStatusResponse
-	49,  // 141: kvrpcpb.Tikv.KvCheckSecondaryLocks:output_type -> kvrpcpb.CheckSecondaryLocksResponse
-	51,  // 142: kvrpcpb.Tikv.KvResolveLock:output_type -> kvrpcpb.ResolveLockResponse
-	53,  // 143: kvrpcpb.Tikv.KvTxnHeartBeat:output_type -> kvrpcpb.TxnHeartBeatResponse
-	55,  // 144: kvrpcpb.Tikv.KvScanLock:output_type -> kvrpcpb.ScanLockResponse
-	57,  // 145: kvrpcpb.Tikv.KvPessimisticLock:output_type -> kvrpcpb.PessimisticLockResponse
-	59,  // 146: kvrpcpb.Tikv.KvPessimisticRollback:output_type -> kvrpcpb.PessimisticRollbackResponse
-	62,  // 147: kvrpcpb.Tikv.Coprocessor:output_type -> kvrpcpb.CoprocessorResponse
-	64,  // 148: kvrpcpb.Tikv.BatchCommands:output_type -> kvrpcpb.BatchCommandsResponse
-	133, // [133:149] is the sub-list for method output_type
-	117, // [117:133] is the sub-list for method input_type
-	117, // [117:117] is the sub-list for extension type_name
-	117, // [117:117] is the sub-list for extension extendee
-	0,   // [0:117] is the sub-list for field type_name
+	29,  // 85: kvrpcpb.SplitRegionRequest.context:type_name -> kvrpcpb.Context
+	18,  // 86: kvrpcpb.SplitRegionResponse.region_error:type_name -> kvrpcpb.RegionError
+	7,   // 87: kvrpcpb.SplitRegionResponse.regions:type_name -> kvrpcpb.Region
+	67,  // 88: kvrpcpb.BatchCommandsRequest.requests:type_name -> kvrpcpb.BatchCommandsRequest.Request
+	68,  // 89: kvrpcpb.BatchCommandsResponse.responses:type_name -> kvrpcpb.BatchCommandsResponse.Response
+	30,  // 90: kvrpcpb.BatchCommandsRequest.Request.get:type_name -> kvrpcpb.GetRequest
+	32,  // 91: kvrpcpb.BatchCommandsRequest.Request.batch_get:type_name -> kvrpcpb.BatchGetRequest
+	35,  // 92: kvrpcpb.BatchCommandsRequest.Request.scan:type_name -> kvrpcpb.ScanRequest
+	38,  // 93: kvrpcpb.BatchCommandsRequest.Request.prewrite:type_name -> kvrpcpb.PrewriteRequest
+	40,  // 94: kvrpcpb.BatchCommandsRequest.Request.commit:type_name -> kvrpcpb.CommitRequest
+	42,  // 95: kvrpcpb.BatchCommandsRequest.Request.batch_rollback:type_name -> kvrpcpb.BatchRollbackRequest
+	44,  // 96: kvrpcpb.BatchCommandsRequest.Request.cleanup:type_name -> kvrpcpb.CleanupRequest
+	46,  // 97: kvrpcpb.BatchCommandsRequest.Request.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusRequest
+	48,  // 98: kvrpcpb.BatchCommandsRequest.Request.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksRequest
+	50,  // 99: kvrpcpb.BatchCommandsRequest.Request.resolve_lock:type_name -> kvrpcpb.ResolveLockRequest
+	52,  // 100: kvrpcpb.BatchCommandsRequest.Request.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatRequest
+	54,  // 101: kvrpcpb.BatchCommandsRequest.Request.scan_lock:type_name -> kvrpcpb.ScanLockRequest
+	56,  // 102: kvrpcpb.BatchCommandsRequest.Request.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockRequest
+	58,  // 103: kvrpcpb.BatchCommandsRequest.Request.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackRequest
+	61,  // 104: kvrpcpb.BatchCommandsRequest.Request.coprocessor:type_name -> kvrpcpb.CoprocessorRequest
+	31,  // 105: kvrpcpb.BatchCommandsResponse.Response.get:type_name -> kvrpcpb.GetResponse
+	34,  // 106: kvrpcpb.BatchCommandsResponse.Response.batch_get:type_name -> kvrpcpb.BatchGetResponse
+	36,  // 107: kvrpcpb.BatchCommandsResponse.Response.scan:type_name -> kvrpcpb.ScanResponse
+	39,  // 108: kvrpcpb.BatchCommandsResponse.Response.prewrite:type_name -> kvrpcpb.PrewriteResponse
+	41,  // 109: kvrpcpb.BatchCommandsResponse.Response.commit:type_name -> kvrpcpb.CommitResponse
+	43,  // 110: kvrpcpb.BatchCommandsResponse.Response.batch_rollback:type_name -> kvrpcpb.BatchRollbackResponse
+	45,  // 111: kvrpcpb.BatchCommandsResponse.Response.cleanup:type_name -> kvrpcpb.CleanupResponse
+	47,  // 112: kvrpcpb.BatchCommandsResponse.Response.check_txn_status:type_name -> kvrpcpb.CheckTxnStatusResponse
+	49,  // 113: kvrpcpb.BatchCommandsResponse.Response.check_secondary_locks:type_name -> kvrpcpb.CheckSecondaryLocksResponse
+	51,  // 114: kvrpcpb.BatchCommandsResponse.Response.resolve_lock:type_name -> kvrpcpb.ResolveLockResponse
+	53,  // 115: kvrpcpb.BatchCommandsResponse.Response.txn_heart_beat:type_name -> kvrpcpb.TxnHeartBeatResponse
+	55,  // 116: kvrpcpb.BatchCommandsResponse.Response.scan_lock:type_name -> kvrpcpb.ScanLockResponse
+	57,  // 117: kvrpcpb.BatchCommandsResponse.Response.pessimistic_lock:type_name -> kvrpcpb.PessimisticLockResponse
+	59,  // 118: kvrpcpb.BatchCommandsResponse.Response.pessimistic_rollback:type_name -> kvrpcpb.PessimisticRollbackResponse
+	62,  // 119: kvrpcpb.BatchCommandsResponse.Response.coprocessor:type_name -> kvrpcpb.CoprocessorResponse
+	30,  // 120: kvrpcpb.Tikv.KvGet:input_type -> kvrpcpb.GetRequest
+	32,  // 121: kvrpcpb.Tikv.KvBatchGet:input_type -> kvrpcpb.BatchGetRequest
+	35,  // 122: kvrpcpb.Tikv.KvScan:input_type -> kvrpcpb.ScanRequest
+	38,  // 123: kvrpcpb.Tikv.KvPrewrite:input_type -> kvrpcpb.PrewriteRequest
+	40,  // 124: kvrpcpb.Tikv.KvCommit:input_type -> kvrpcpb.CommitRequest
+	42,  // 125: kvrpcpb.Tikv.KvBatchRollback:input_type -> kvrpcpb.BatchRollbackRequest
+	44,  // 126: kvrpcpb.Tikv.KvCleanup:input_type -> kvrpcpb.CleanupRequest
+	46,  // 127: kvrpcpb.Tikv.KvCheckTxnStatus:input_type -> kvrpcpb.CheckTxnStatusRequest
+	48,  // 128: kvrpcpb.Tikv.KvCheckSecondaryLocks:input_type -> kvrpcpb.CheckSecondaryLocksRequest
+	50,  // 129: kvrpcpb.Tikv.KvResolveLock:input_type -> kvrpcpb.ResolveLockRequest
+	52,  // 130: kvrpcpb.Tikv.KvTxnHeartBeat:input_type -> kvrpcpb.TxnHeartBeatRequest
+	54,  // 131: kvrpcpb.Tikv.KvScanLock:input_type -> kvrpcpb.ScanLockRequest
+	56,  // 132: kvrpcpb.Tikv.KvPessimisticLock:input_type -> kvrpcpb.PessimisticLockRequest
+	58,  // 133: kvrpcpb.Tikv.KvPessimisticRollback:input_type -> kvrpcpb.PessimisticRollbackRequest
+	61,  // 134: kvrpcpb.Tikv.Coprocessor:input_type -> kvrpcpb.CoprocessorRequest
+	63,  // 135: kvrpcpb.Tikv.SplitRegion:input_type -> kvrpcpb.SplitRegionRequest
+	65,  // 136: kvrpcpb.Tikv.BatchCommands:input_type -> kvrpcpb.BatchCommandsRequest
+	31,  // 137: kvrpcpb.Tikv.KvGet:output_type -> kvrpcpb.GetResponse
+	34,  // 138: kvrpcpb.Tikv.KvBatchGet:output_type -> kvrpcpb.BatchGetResponse
+	36,  // 139: kvrpcpb.Tikv.KvScan:output_type -> kvrpcpb.ScanResponse
+	39,  // 140: kvrpcpb.Tikv.KvPrewrite:output_type -> kvrpcpb.PrewriteResponse
+	41,  // 141: kvrpcpb.Tikv.KvCommit:output_type -> kvrpcpb.CommitResponse
+	43,  // 142: kvrpcpb.Tikv.KvBatchRollback:output_type -> kvrpcpb.BatchRollbackResponse
+	45,  // 143: kvrpcpb.Tikv.KvCleanup:output_type -> kvrpcpb.CleanupResponse
+	47,  // 144: kvrpcpb.Tikv.KvCheckTxnStatus:output_type -> kvrpcpb.CheckTxnStatusResponse
+	49,  // 145: kvrpcpb.Tikv.KvCheckSecondaryLocks:output_type -> kvrpcpb.CheckSecondaryLocksResponse
+	51,  // 146: kvrpcpb.Tikv.KvResolveLock:output_type -> kvrpcpb.ResolveLockResponse
+	53,  // 147: kvrpcpb.Tikv.KvTxnHeartBeat:output_type -> kvrpcpb.TxnHeartBeatResponse
+	55,  // 148: kvrpcpb.Tikv.KvScanLock:output_type -> kvrpcpb.ScanLockResponse
+	57,  // 149: kvrpcpb.Tikv.KvPessimisticLock:output_type -> kvrpcpb.PessimisticLockResponse
+	59,  // 150: kvrpcpb.Tikv.KvPessimisticRollback:output_type -> kvrpcpb.PessimisticRollbackResponse
+	62,  // 151: kvrpcpb.Tikv.Coprocessor:output_type -> kvrpcpb.CoprocessorResponse
+	64,  // 152: kvrpcpb.Tikv.SplitRegion:output_type -> kvrpcpb.SplitRegionResponse
+	66,  // 153: kvrpcpb.Tikv.BatchCommands:output_type -> kvrpcpb.BatchCommandsResponse
+	137, // [137:154] is the sub-list for method output_type
+	120, // [120:137] is the sub-list for method input_type
+	120, // [120:120] is the sub-list for extension type_name
+	120, // [120:120] is the sub-list for extension extendee
+	0,   // [0:120] is the sub-list for field type_name
 }
 
 func init() { file_kvrpcpb_proto_init() }
@@ -5537,7 +5670,7 @@ func file_kvrpcpb_proto_init() {
 	if File_kvrpcpb_proto != nil {
 		return
 	}
-	file_kvrpcpb_proto_msgTypes[60].OneofWrappers = []any{
+	file_kvrpcpb_proto_msgTypes[62].OneofWrappers = []any{
 		(*BatchCommandsRequest_Request_Get)(nil),
 		(*BatchCommandsRequest_Request_BatchGet)(nil),
 		(*BatchCommandsRequest_Request_Scan)(nil),
@@ -5554,7 +5687,7 @@ func file_kvrpcpb_proto_init() {
 		(*BatchCommandsRequest_Request_PessimisticRollback)(nil),
 		(*BatchCommandsRequest_Request_Coprocessor)(nil),
 	}
-	file_kvrpcpb_proto_msgTypes[61].OneofWrappers = []any{
+	file_kvrpcpb_proto_msgTypes[63].OneofWrappers = []any{
 		(*BatchCommandsResponse_Response_Get)(nil),
 		(*BatchCommandsResponse_Response_BatchGet)(nil),
 		(*BatchCommandsResponse_Response_Scan)(nil),
@@ -5577,7 +5710,7 @@ func file_kvrpcpb_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_kvrpcpb_proto_rawDesc), len(file_kvrpcpb_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   62,
+			NumMessages:   64,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -41,6 +41,7 @@ const (
 	Tikv_KvPessimisticLock_FullMethodName     = "/kvrpcpb.Tikv/KvPessimisticLock"
 	Tikv_KvPessimisticRollback_FullMethodName = "/kvrpcpb.Tikv/KvPessimisticRollback"
 	Tikv_Coprocessor_FullMethodName           = "/kvrpcpb.Tikv/Coprocessor"
+	Tikv_SplitRegion_FullMethodName           = "/kvrpcpb.Tikv/SplitRegion"
 	Tikv_BatchCommands_FullMethodName         = "/kvrpcpb.Tikv/BatchCommands"
 )
 
@@ -66,6 +67,7 @@ type TikvClient interface {
 	KvPessimisticLock(ctx context.Context, in *PessimisticLockRequest, opts ...grpc.CallOption) (*PessimisticLockResponse, error)
 	KvPessimisticRollback(ctx context.Context, in *PessimisticRollbackRequest, opts ...grpc.CallOption) (*PessimisticRollbackResponse, error)
 	Coprocessor(ctx context.Context, in *CoprocessorRequest, opts ...grpc.CallOption) (*CoprocessorResponse, error)
+	SplitRegion(ctx context.Context, in *SplitRegionRequest, opts ...grpc.CallOption) (*SplitRegionResponse, error)
 	BatchCommands(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[BatchCommandsRequest, BatchCommandsResponse], error)
 }
 
@@ -227,6 +229,16 @@ func (c *tikvClient) Coprocessor(ctx context.Context, in *CoprocessorRequest, op
 	return out, nil
 }
 
+func (c *tikvClient) SplitRegion(ctx context.Context, in *SplitRegionRequest, opts ...grpc.CallOption) (*SplitRegionResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SplitRegionResponse)
+	err := c.cc.Invoke(ctx, Tikv_SplitRegion_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *tikvClient) BatchCommands(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[BatchCommandsRequest, BatchCommandsResponse], error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	stream, err := c.cc.NewStream(ctx, &Tikv_ServiceDesc.Streams[0], Tikv_BatchCommands_FullMethodName, cOpts...)
@@ -262,6 +274,7 @@ type TikvServer interface {
 	KvPessimisticLock(context.Context, *PessimisticLockRequest) (*PessimisticLockResponse, error)
 	KvPessimisticRollback(context.Context, *PessimisticRollbackRequest) (*PessimisticRollbackResponse, error)
 	Coprocessor(context.Context, *CoprocessorRequest) (*CoprocessorResponse, error)
+	SplitRegion(context.Context, *SplitRegionRequest) (*SplitRegionResponse, error)
 	BatchCommands(grpc.BidiStreamingServer[BatchCommandsRequest, BatchCommandsResponse]) error
 }
 
@@ -316,6 +329,9 @@ func (UnimplementedTikvServer) KvPessimisticRollback(context.Context, *Pessimist
 }
 func (UnimplementedTikvServer) Coprocessor(context.Context, *CoprocessorRequest) (*CoprocessorResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Coprocessor not implemented")
+}
+func (UnimplementedTikvServer) SplitRegion(context.Context, *SplitRegionRequest) (*SplitRegionResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SplitRegion not implemented")
 }
 func (UnimplementedTikvServer) BatchCommands(grpc.BidiStreamingServer[BatchCommandsRequest, BatchCommandsResponse]) error {
 	return status.Error(codes.Unimplemented, "method BatchCommands not implemented")
@@ -610,6 +626,24 @@ func _Tikv_Coprocessor_Handler(srv interface{}, ctx context.Context, dec func(in
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Tikv_SplitRegion_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SplitRegionRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(TikvServer).SplitRegion(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Tikv_SplitRegion_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(TikvServer).SplitRegion(ctx, req.(*SplitRegionRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Tikv_BatchCommands_Handler(srv interface{}, stream grpc.ServerStream) error {
 	return srv.(TikvServer).BatchCommands(&grpc.GenericServerStream[BatchCommandsRequest, BatchCommandsResponse]{ServerStream: stream})
 }
@@ -683,6 +717,10 @@ var Tikv_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Coprocessor",
 			Handler:    _Tikv_Coprocessor_Handler,
+		},
+		{
+			MethodName: "SplitRegion",
+			Handler:    _Tikv_SplitRegion_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

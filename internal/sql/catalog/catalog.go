@@ -27,6 +27,10 @@ type Options struct {
 	// AutoIDStep is the size of the auto-ID ranges the Allocator reserves
 	// (default DefaultAutoIDStep).
 	AutoIDStep int64
+	// OnNewTable, when set, is called with the id of each table a CREATE
+	// TABLE or TRUNCATE TABLE made, once its DDL committed (the SQL server
+	// gives the table its own region: split-table).
+	OnNewTable func(tableID int64)
 }
 
 func (o *Options) fillDefaults() {

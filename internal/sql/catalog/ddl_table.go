@@ -39,7 +39,9 @@ func (c *Catalog) CreateTable(ctx context.Context, env Env, stmt *ast.CreateTabl
 			autoIncBase = o.UintValue - 1
 		}
 	}
-	return c.runDDLMaybeNoop(ctx, func(txn kv.Transaction, is *InfoSchema) error {
+	var newID int64
+	err = c.runDDLMaybeNoop(ctx, func(txn kv.Transaction, is *InfoSchema) error {
+		newID = 0
 		dbInfo, err := is.Database(db)
 		if err != nil {
 			return err
@@ -81,8 +83,20 @@ func (c *Catalog) CreateTable(ctx context.Context, env Env, stmt *ast.CreateTabl
 				return err
 			}
 		}
+		newID = t.ID
 		return putTable(txn, t)
 	})
+	if err == nil && newID != 0 {
+		c.newTable(newID)
+	}
+	return err
+}
+
+// newTable tells OnNewTable about a table the DDL just made.
+func (c *Catalog) newTable(id int64) {
+	if c.opts.OnNewTable != nil {
+		c.opts.OnNewTable(id)
+	}
 }
 
 // DropTable runs DROP TABLE [IF EXISTS] t1, t2, ...: without IF EXISTS a
@@ -144,7 +158,7 @@ func (c *Catalog) TruncateTable(ctx context.Context, env Env, stmt *ast.Truncate
 	if err != nil {
 		return err
 	}
-	var oldID int64
+	var oldID, newID int64
 	err = c.runDDL(ctx, func(txn kv.Transaction, is *InfoSchema) error {
 		old, err := is.Table(db, stmt.Table.Name.O)
 		if err != nil {
@@ -162,11 +176,13 @@ func (c *Catalog) TruncateTable(ctx context.Context, env Env, stmt *ast.Truncate
 		if err := deleteTable(txn, old); err != nil {
 			return err
 		}
+		newID = t.ID
 		return putTable(txn, t)
 	})
 	if err != nil {
 		return err
 	}
+	c.newTable(newID)
 	c.alloc.Forget(oldID)
 	return c.deleteTableData(ctx, oldID)
 }

@@ -32,6 +32,10 @@ type DomainConfig struct {
 	// statements are planned at every execution, whatever
 	// tidb_enable_prepared_plan_cache says.
 	DisablePlanCache bool
+	// SplitTable is split-table: each table a CREATE or TRUNCATE TABLE
+	// makes gets its own region (split at its key prefix, in the
+	// background, as TiDB does without tidb_scatter_region).
+	SplitTable bool
 }
 
 // Domain is the per-process SQL state shared by every session. It
@@ -81,7 +85,11 @@ func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
 	if err := d.initPrivileges(ctx); err != nil {
 		return nil, err
 	}
-	d.catalog = catalog.New(d.begin, catalog.Options{})
+	copts := catalog.Options{}
+	if cfg.SplitTable {
+		copts.OnNewTable = d.splitTable
+	}
+	d.catalog = catalog.New(d.begin, copts)
 	if _, err := d.catalog.Refresh(ctx); err != nil {
 		return nil, fmt.Errorf("load schema: %w", err)
 	}

@@ -1,8 +1,10 @@
 package raftstore
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"go.etcd.io/raft/v3"
@@ -328,6 +330,34 @@ func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte)
 	}
 	res, err := s.propose(ctx, p, cmd, nil)
 	return res.regions, err
+}
+
+// SplitRegionAt splits region id at those of keys that fall strictly
+// inside it (any order, duplicates allowed) and returns the resulting
+// regions in key order; with none inside, the region alone. A split a
+// request asked for (server.Splitter, TiDB's split-table and SPLIT).
+func (s *Store) SplitRegionAt(ctx context.Context, regionID uint64, keys [][]byte) ([]*kvrpcpb.Region, error) {
+	p := s.peer(regionID)
+	if p == nil || !p.initialized.Load() {
+		return nil, errRegionNotFound(regionID)
+	}
+	region := p.Region()
+	var inside [][]byte
+	for _, k := range keys {
+		if bytes.Compare(k, region.GetStartKey()) > 0 &&
+			(len(region.GetEndKey()) == 0 || bytes.Compare(k, region.GetEndKey()) < 0) {
+			inside = append(inside, k)
+		}
+	}
+	slices.SortFunc(inside, bytes.Compare)
+	inside = slices.CompactFunc(inside, bytes.Equal)
+	if len(inside) == 0 {
+		return []*kvrpcpb.Region{region}, nil
+	}
+	if !p.isLeader.Load() {
+		return nil, errNotLeader(regionID, p.leaderPeer())
+	}
+	return s.SplitRegion(ctx, regionID, inside)
 }
 
 // reportSplit tells PD about the regions a split produced.

@@ -30,6 +30,9 @@ type Options struct {
 	// Router, when set, routes each request to its region (the
 	// raftstore); without it the node serves the single static region.
 	Router Router
+	// Splitter, when set, serves SplitRegion (the raftstore); without it
+	// SplitRegion answers that splitting is not supported.
+	Splitter Splitter
 	// Register, when set, registers more services on the node's gRPC
 	// server (the raft service between stores); their long-lived streams
 	// should end when draining is closed (GracefulStop waits for them).
@@ -43,6 +46,13 @@ type Options struct {
 // region's leader changed.
 type Router interface {
 	Route(ctx context.Context, rc *kvrpcpb.Context, needMaxTS bool) (context.Context, error)
+}
+
+// Splitter splits a region this store leads at those of keys that fall
+// strictly inside it and returns the regions that result (the region
+// alone when none does).
+type Splitter interface {
+	SplitRegionAt(ctx context.Context, regionID uint64, keys [][]byte) ([]*kvrpcpb.Region, error)
 }
 
 // Node is a storage node's request handler: region check, then the
@@ -64,8 +74,9 @@ type Node struct {
 }
 
 var (
-	_ kvrpcpb.StoreAPI   = (*Node)(nil)
-	_ kvrpcpb.TikvServer = (*Node)(nil)
+	_ kvrpcpb.StoreAPI       = (*Node)(nil)
+	_ kvrpcpb.TikvServer     = (*Node)(nil)
+	_ kvrpcpb.RegionSplitter = (*Node)(nil)
 )
 
 // NewNode returns a node serving api as store 1 at storeAddr.

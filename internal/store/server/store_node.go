@@ -120,7 +120,7 @@ func OpenStoreNode(ctx context.Context, cfg StoreConfig, pd ClusterPD, trans raf
 	}
 	storage := NewRaftStorage(rs)
 	node := NewNodeWithOptions(storage, cfg.Addr, Options{
-		Logger: cfg.Logger, Router: rs,
+		Logger: cfg.Logger, Router: rs, Splitter: rs,
 		Register: func(g *grpc.Server, draining <-chan struct{}) { RegisterRaftService(g, rs, draining) },
 	})
 	rs.Start()
