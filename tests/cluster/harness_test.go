@@ -78,6 +78,7 @@ type kvNode struct {
 type clusterOpts struct {
 	pd, kv, sql      int    // pd 0 means 1
 	maxStoreDownTime string // PD's schedule.max-store-down-time (default 30m)
+	topConfig        string // top-level config keys (before the sections)
 }
 
 // startCluster starts PD, then the KV nodes, then the SQL servers, each
@@ -89,7 +90,7 @@ func startCluster(t *testing.T, o clusterOpts) *cluster {
 	}
 	c := &cluster{t: t, dir: t.TempDir()}
 	c.cfgFile = filepath.Join(c.dir, "strata.toml")
-	if err := os.WriteFile(c.cfgFile, []byte(fmt.Sprintf(testConfig, o.maxStoreDownTime)), 0o644); err != nil {
+	if err := os.WriteFile(c.cfgFile, []byte(o.topConfig+fmt.Sprintf(testConfig, o.maxStoreDownTime)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c.startPDs(max(o.pd, 1))
