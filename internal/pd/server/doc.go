@@ -6,7 +6,7 @@
 //
 //	client URL ──┬─ etcd gRPC (KV, lease, watch)   peer URL ── etcd raft
 //	             ├─ pdpb.PD (grpcService)
-//	             └─ HTTP: /pd/api/v1/*, /status, /metrics
+//	             └─ HTTP: /pd/api/v1/*, /status, /metrics, /debug/pprof/
 //
 //	campaignLoop: leader key absent ─► campaign (lease + put-if-absent)
 //	                 │                        │ won

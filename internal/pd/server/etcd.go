@@ -46,6 +46,7 @@ func (s *Server) etcdConfig() (*embed.Config, error) {
 	}
 	ec.ZapLoggerBuilder = embed.NewZapLoggerBuilder(etcdLogger(c.Logger, level))
 	ec.ServiceRegister = func(gs *grpc.Server) { pdpb.RegisterPDServer(gs, &grpcService{s}) }
+	ec.EnablePprof = true // Go's profiles under /debug/pprof/, as PD serves them
 	h := s.httpHandler()
 	ec.UserHandlers = map[string]http.Handler{
 		"/pd/api/v1/": h,

@@ -84,6 +84,9 @@ func TestHTTPAPI(t *testing.T) {
 	if code != 200 || !strings.Contains(body, "strata_pd_tso_requests_total") || !strings.Contains(body, "etcd_server_has_leader") {
 		t.Fatalf("/metrics: %d, missing PD or etcd metrics", code)
 	}
+	if code, body = get(t, base+"/debug/pprof/"); code != 200 || !strings.Contains(body, "goroutine") {
+		t.Fatalf("/debug/pprof/: %d, no goroutine profile listed", code)
+	}
 	code, body = get(t, base+"/pd/api/v1/members")
 	if m := decode[server.MembersJSON](t, body); code != 200 || len(m.Members) != 1 || m.Leader == nil || m.Leader.Name != "pd1" {
 		t.Fatalf("members: %d %s", code, body)
