@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/strata-db/strata/internal/kvproto/pdpb"
 	"github.com/strata-db/strata/internal/pd/tso"
@@ -14,33 +15,64 @@ import (
 // sent only if the term was still valid after it was allocated, so no
 // timestamp leaves a member whose lease may have run out. On a follower,
 // or once leadership is lost, the stream answers NOT_LEADER and ends.
+//
+// One goroutine receives, allocates and answers, so a request costs no
+// hand-off between goroutines; the handler itself only waits for it or
+// for the server closing (a handler blocked in Recv would hold up etcd's
+// graceful stop). Once the handler returned, nothing more is sent.
 func (g *grpcService) Tso(stream grpc.BidiStreamingServer[pdpb.TsoRequest, pdpb.TsoResponse]) error {
-	s := g.s
-	ctx := stream.Context()
-	done := make(chan struct{})
-	defer close(done)
-	msgs := receive(done, stream.Recv)
+	ts := &tsoStream{s: g.s, stream: stream}
+	errc := make(chan error, 1)
+	go func() { errc <- ts.serve() }()
+	select {
+	case err := <-errc:
+		return err
+	case <-g.s.ctx.Done():
+		ts.mu.Lock()
+		ts.ended = true
+		ts.mu.Unlock()
+		return nil
+	}
+}
+
+// tsoStream is one Tso stream being served.
+type tsoStream struct {
+	s      *Server
+	stream grpc.BidiStreamingServer[pdpb.TsoRequest, pdpb.TsoResponse]
+
+	mu    sync.Mutex
+	ended bool // the handler returned: the stream is gone
+}
+
+// send answers resp unless the handler already returned.
+func (ts *tsoStream) send(resp *pdpb.TsoResponse) error {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.ended {
+		return io.EOF
+	}
+	return ts.stream.Send(resp)
+}
+
+// serve answers the stream's requests until it ends or fails.
+func (ts *tsoStream) serve() error {
+	s := ts.s
+	ctx := ts.stream.Context()
 	for {
-		var req *pdpb.TsoRequest
-		select {
-		case m := <-msgs:
-			if m.err == io.EOF {
-				return nil
-			}
-			if m.err != nil {
-				return m.err
-			}
-			req = m.msg
-		case <-s.ctx.Done():
+		req, err := ts.stream.Recv()
+		if err == io.EOF {
 			return nil
+		}
+		if err != nil {
+			return err
 		}
 		t, hdr := s.checkRequest(req.GetHeader())
 		if hdr != nil {
-			return stream.Send(&pdpb.TsoResponse{Header: hdr})
+			return ts.send(&pdpb.TsoResponse{Header: hdr})
 		}
 		count := req.GetCount()
 		if count == 0 || count >= tso.MaxLogical {
-			if err := stream.Send(&pdpb.TsoResponse{Header: s.errHeader(pdpb.ErrorType_UNKNOWN,
+			if err := ts.send(&pdpb.TsoResponse{Header: s.errHeader(pdpb.ErrorType_UNKNOWN,
 				"tso count %d out of [1, %d)", count, tso.MaxLogical)}); err != nil {
 				return err
 			}
@@ -51,15 +83,15 @@ func (g *grpcService) Tso(stream grpc.BidiStreamingServer[pdpb.TsoRequest, pdpb.
 			if errors.Is(err, ErrNotLeader) {
 				t.lose("tso window write refused")
 			}
-			return stream.Send(&pdpb.TsoResponse{Header: s.errorHeader(err)})
+			return ts.send(&pdpb.TsoResponse{Header: s.errorHeader(err)})
 		}
 		if !t.valid() {
-			return stream.Send(&pdpb.TsoResponse{Header: s.errHeader(pdpb.ErrorType_NOT_LEADER, "leadership lost")})
+			return ts.send(&pdpb.TsoResponse{Header: s.errHeader(pdpb.ErrorType_NOT_LEADER, "leadership lost")})
 		}
 		last := first + uint64(count) - 1
 		s.metrics.tsoRequests.Inc()
 		s.metrics.tsoTimestamps.Add(float64(count))
-		if err := stream.Send(&pdpb.TsoResponse{
+		if err := ts.send(&pdpb.TsoResponse{
 			Header: s.header(),
 			Count:  count,
 			Timestamp: &pdpb.Timestamp{
