@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
 	"go.etcd.io/raft/v3/raftpb"
@@ -33,25 +32,15 @@ type applyTask struct {
 // applyWorker applies the committed entries of the peers assigned to it,
 // many tasks per kvdb batch. A peer's tasks run in submission order.
 type applyWorker struct {
-	s      *Store
-	mu     sync.Mutex
-	queue  []*applyTask
-	notify chan struct{}
+	s     *Store
+	tasks workQueue[*applyTask]
 }
 
 func newApplyWorker(s *Store) *applyWorker {
-	return &applyWorker{s: s, notify: make(chan struct{}, 1)}
+	return &applyWorker{s: s, tasks: newWorkQueue[*applyTask]()}
 }
 
-func (w *applyWorker) submit(t *applyTask) {
-	w.mu.Lock()
-	w.queue = append(w.queue, t)
-	w.mu.Unlock()
-	select {
-	case w.notify <- struct{}{}:
-	default:
-	}
-}
+func (w *applyWorker) submit(t *applyTask) { w.tasks.push(t) }
 
 func (w *applyWorker) run() {
 	defer w.s.wg.Done()
@@ -60,13 +49,9 @@ func (w *applyWorker) run() {
 		select {
 		case <-w.s.stopped:
 			return
-		case <-w.notify:
+		case <-w.tasks.notify:
 		}
-		w.mu.Lock()
-		tasks = append(tasks[:0], w.queue...)
-		clear(w.queue)
-		w.queue = w.queue[:0]
-		w.mu.Unlock()
+		tasks = w.tasks.take(tasks)
 		if len(tasks) > 0 {
 			ab := newApplyBatch(w.s)
 			for _, t := range tasks {

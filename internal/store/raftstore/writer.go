@@ -19,11 +19,10 @@ import (
 // through its mailbox. Rounds are written in the order the loops handed
 // them over, which is the order raft requires of one peer's appends.
 type raftWriter struct {
-	s      *Store
-	notify chan struct{}
+	s    *Store
+	jobs workQueue[*writeJob]
 
 	mu        sync.Mutex
-	queue     []*writeJob
 	submitted uint64     // jobs handed over
 	written   uint64     // jobs written and answered
 	closed    bool       // the writer stopped: nothing more is written
@@ -53,7 +52,7 @@ type persistAck struct {
 type msgPersisted struct{ msgs []*raftpb.Message }
 
 func newRaftWriter(s *Store) *raftWriter {
-	w := &raftWriter{s: s, notify: make(chan struct{}, 1)}
+	w := &raftWriter{s: s, jobs: newWorkQueue[*writeJob]()}
 	w.idle = sync.NewCond(&w.mu)
 	return w
 }
@@ -74,13 +73,9 @@ func (w *raftWriter) submit(j *writeJob) {
 		_ = j.wb.Close()
 		return
 	}
-	w.queue = append(w.queue, j)
 	w.submitted++
 	w.mu.Unlock()
-	select {
-	case w.notify <- struct{}{}:
-	default:
-	}
+	w.jobs.push(j)
 }
 
 // flush waits until every job queued before the call is written, or the
@@ -101,11 +96,10 @@ func (w *raftWriter) run() {
 	defer func() {
 		// Wake flushers for good: nothing is written after a stop.
 		w.mu.Lock()
-		for _, j := range w.queue {
+		w.closed = true
+		for _, j := range w.jobs.take(nil) {
 			_ = j.wb.Close()
 		}
-		w.queue = nil
-		w.closed = true
 		w.idle.Broadcast()
 		w.mu.Unlock()
 	}()
@@ -114,13 +108,9 @@ func (w *raftWriter) run() {
 		select {
 		case <-w.s.stopped:
 			return
-		case <-w.notify:
+		case <-w.jobs.notify:
 		}
-		w.mu.Lock()
-		jobs = append(jobs[:0], w.queue...)
-		clear(w.queue)
-		w.queue = w.queue[:0]
-		w.mu.Unlock()
+		jobs = w.jobs.take(jobs)
 		if len(jobs) == 0 {
 			continue
 		}
