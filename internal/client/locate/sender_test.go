@@ -16,13 +16,12 @@ import (
 // it records the Context of every request it saw.
 type fakeStore struct {
 	rpc.StoreAPI
-	addr    string
-	script  []*kvrpcpb.RegionError // consumed one per call; nil entry = success
-	always  *kvrpcpb.RegionError   // when the script is empty
-	rpcErr  error
-	seen    []*kvrpcpb.Context
-	value   []byte
-	regions map[string]*fakeStore
+	addr   string
+	script []*kvrpcpb.RegionError // consumed one per call; nil entry = success
+	always *kvrpcpb.RegionError   // when the script is empty
+	rpcErr error
+	seen   []*kvrpcpb.Context
+	value  []byte
 }
 
 func (f *fakeStore) KvGet(_ context.Context, req *kvrpcpb.GetRequest) (*kvrpcpb.GetResponse, error) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/strata-db/strata/internal/client/txnclient"
@@ -57,7 +56,6 @@ type Domain struct {
 	mu       sync.Mutex
 	sessions map[uint32]*Session
 	kill     func(connID uint32, query bool) bool
-	nextID   atomic.Uint32
 }
 
 var _ server.Backend = (*Domain)(nil)

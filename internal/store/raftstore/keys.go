@@ -46,9 +46,6 @@ func raftLogBounds(regionID uint64) (lo, hi []byte) {
 	return regionKey(raftPrefix, regionID, logSuffix), regionKey(raftPrefix, regionID, logSuffix+1)
 }
 
-// raftLogIndex decodes the index of a raftLogKey.
-func raftLogIndex(k []byte) uint64 { return binary.BigEndian.Uint64(k[len(k)-8:]) }
-
 // raftStateKey is the raftdb key of a region's RaftLocalState.
 func raftStateKey(regionID uint64) []byte { return regionKey(raftPrefix, regionID, raftStateSufx) }
 

@@ -7,7 +7,6 @@ type storeMetrics struct {
 	logWrites, logEntries, logSyncs        atomic.Uint64
 	leaseReads, readIndexes                atomic.Uint64
 	snapGen, snapSent, snapRecv, snapApply atomic.Uint64
-	proposalsDropped                       atomic.Uint64
 }
 
 func (m *storeMetrics) raftLogWrite(entries int, synced bool) {
