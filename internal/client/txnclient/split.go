@@ -11,10 +11,7 @@ import (
 )
 
 // ErrSplitNotSupported is SplitRegions against stores that cannot split.
-var ErrSplitNotSupported = errors.New("txnclient: " + notSplitting)
-
-// notSplitting is how a store without splits answers SplitRegion.
-const notSplitting = "this store does not split regions"
+var ErrSplitNotSupported = errors.New("txnclient: " + kvrpcpb.SplitNotSupported)
 
 // splitBackoffMs bounds the retries of one key's split.
 const splitBackoffMs = 20000
@@ -31,7 +28,7 @@ func (c *Client) SplitRegions(ctx context.Context, keys [][]byte) error {
 		if err != nil {
 			return err
 		}
-		if e := resp.GetOtherError(); e == notSplitting {
+		if e := resp.GetOtherError(); e == kvrpcpb.SplitNotSupported {
 			return ErrSplitNotSupported
 		} else if e != "" {
 			return fmt.Errorf("txnclient: split region at %q: %s", k, e)
@@ -48,7 +45,7 @@ func (c *Client) SplitRegions(ctx context.Context, keys [][]byte) error {
 func splitRegion(api rpc.StoreAPI, ctx context.Context, r *kvrpcpb.SplitRegionRequest) (*kvrpcpb.SplitRegionResponse, error) {
 	sp, ok := api.(kvrpcpb.RegionSplitter)
 	if !ok {
-		return &kvrpcpb.SplitRegionResponse{OtherError: notSplitting}, nil
+		return &kvrpcpb.SplitRegionResponse{OtherError: kvrpcpb.SplitNotSupported}, nil
 	}
 	return sp.SplitRegion(ctx, r)
 }

@@ -31,3 +31,7 @@ type StoreAPI interface {
 type RegionSplitter interface {
 	SplitRegion(context.Context, *SplitRegionRequest) (*SplitRegionResponse, error)
 }
+
+// SplitNotSupported is the other_error of a SplitRegionResponse from a
+// store that does not split regions (one without a raftstore).
+const SplitNotSupported = "this store does not split regions"

@@ -298,14 +298,15 @@ func (s *Store) ChangePeer(ctx context.Context, regionID uint64, typ pdpb.ConfCh
 }
 
 // SplitRegion splits region id at the given user keys (ascending, inside
-// the region) with ids from PD, and returns the resulting regions.
+// the region) with ids from PD, and returns the resulting regions. A
+// store that does not lead the region answers a NotLeader region error.
 func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte) ([]*kvrpcpb.Region, error) {
 	p := s.peer(regionID)
 	if p == nil {
 		return nil, errRegionNotFound(regionID)
 	}
 	if !p.isLeader.Load() {
-		return nil, ErrNotLeader
+		return nil, errNotLeader(regionID, p.leaderPeer())
 	}
 	if s.pd == nil {
 		return nil, errors.New("raftstore: split needs PD")
@@ -353,9 +354,6 @@ func (s *Store) SplitRegionAt(ctx context.Context, regionID uint64, keys [][]byt
 	inside = slices.CompactFunc(inside, bytes.Equal)
 	if len(inside) == 0 {
 		return []*kvrpcpb.Region{region}, nil
-	}
-	if !p.isLeader.Load() {
-		return nil, errNotLeader(regionID, p.leaderPeer())
 	}
 	return s.SplitRegion(ctx, regionID, inside)
 }

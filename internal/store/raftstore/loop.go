@@ -99,7 +99,7 @@ type roundState struct {
 // persistence leave at once.
 func (r *roundState) run(l *raftLoop, work []*peer, tick bool) {
 	s := l.s
-	job := s.writer.newJob()
+	job := &writeJob{}
 	for _, p := range work {
 		if p.destroyed.Load() {
 			continue

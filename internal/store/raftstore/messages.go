@@ -24,7 +24,8 @@ func (s *Store) sendRaftMessages(p *peer, msgs []*raftpb.Message) {
 }
 
 // raftEnvelopes addresses p's msgs to the stores of their peers, grouped
-// by store; a MsgSnap goes out at once through sendSnapshot instead. Loop
+// by store; a MsgSnap goes out at once through sendSnapshot instead (an
+// append's responses, which the writer sends later, hold none). Loop
 // goroutine (it reads p's peer cache).
 func (s *Store) raftEnvelopes(p *peer, msgs []*raftpb.Message) map[uint64][]*raftserverpb.RaftMessage {
 	region := p.Region()
@@ -45,9 +46,7 @@ func (s *Store) raftEnvelopes(p *peer, msgs []*raftpb.Message) map[uint64][]*raf
 			RegionEpoch: region.GetRegionEpoch(), StartKey: region.GetStartKey(), EndKey: region.GetEndKey(),
 		}
 		if m.GetType() == raftpb.MsgSnap {
-			if !s.isolated.Load() {
-				s.sendSnapshot(p, to, rm)
-			}
+			s.sendSnapshot(p, to, rm)
 			continue
 		}
 		byStore[to.GetStoreId()] = append(byStore[to.GetStoreId()], rm)

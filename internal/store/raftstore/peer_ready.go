@@ -190,7 +190,7 @@ func (p *peer) handleReady(job *writeJob) error {
 	}
 	p.confirmReads(rd.ReadStates)
 	var appendMsg, applyMsg *raftpb.Message
-	out := make([]*raftpb.Message, 0, len(rd.Messages))
+	out := rd.Messages[:0] // the Ready's slice is ours: filter it in place
 	for _, m := range rd.Messages {
 		switch m.GetTo() {
 		case raft.LocalAppendThread:
@@ -234,20 +234,20 @@ func (p *peer) persist(job *writeJob, rd *raft.Ready, resps []*raftpb.Message) e
 		if err := p.applySnapshot(rd.Snapshot); err != nil {
 			return err
 		}
-		if err := p.ps.applySnapshotMeta(job.wb, rd.Snapshot.GetMetadata()); err != nil {
+		if err := p.ps.applySnapshotMeta(job.batch(p.s.raftdb), rd.Snapshot.GetMetadata()); err != nil {
 			return err
 		}
 		mustSync, dirty = true, true
 	}
 	if len(rd.Entries) > 0 {
-		if err := p.ps.append(job.wb, rd.Entries); err != nil {
+		if err := p.ps.append(job.batch(p.s.raftdb), rd.Entries); err != nil {
 			return err
 		}
 		mustSync = mustSync || !p.canSkipSync(rd.Entries)
 		dirty = true
 	}
 	if dirty {
-		if err := p.ps.saveRaftState(job.wb); err != nil {
+		if err := p.ps.saveRaftState(job.batch(p.s.raftdb)); err != nil {
 			return err
 		}
 	}

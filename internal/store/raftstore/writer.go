@@ -30,12 +30,31 @@ type raftWriter struct {
 }
 
 // writeJob is one round's raft state: the batch and what to deliver once
-// it is written.
+// it is written. The batch is made by the first write into it, so a round
+// with nothing to persist costs none.
 type writeJob struct {
 	wb      *pebble.Batch
 	sync    bool // some append of the round must be durable before its answers
 	entries int
 	acks    []persistAck
+}
+
+// batch returns the job's raftdb batch, made on first use.
+func (j *writeJob) batch(db *pebble.DB) *pebble.Batch {
+	if j.wb == nil {
+		j.wb = db.NewBatch()
+	}
+	return j.wb
+}
+
+// empty reports whether the job writes nothing.
+func (j *writeJob) empty() bool { return j.wb == nil || j.wb.Empty() }
+
+// close releases the job's batch.
+func (j *writeJob) close() {
+	if j.wb != nil {
+		_ = j.wb.Close()
+	}
 }
 
 // persistAck is what one peer's append answers once written: messages to
@@ -57,20 +76,17 @@ func newRaftWriter(s *Store) *raftWriter {
 	return w
 }
 
-// newJob returns an empty job for a round.
-func (w *raftWriter) newJob() *writeJob { return &writeJob{wb: w.s.raftdb.NewBatch()} }
-
 // submit queues j; a job with nothing to write and nothing to answer is
 // dropped.
 func (w *raftWriter) submit(j *writeJob) {
-	if j.wb.Empty() && len(j.acks) == 0 {
-		_ = j.wb.Close()
+	if j.empty() && len(j.acks) == 0 {
+		j.close()
 		return
 	}
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
-		_ = j.wb.Close()
+		j.close()
 		return
 	}
 	w.submitted++
@@ -98,7 +114,7 @@ func (w *raftWriter) run() {
 		w.mu.Lock()
 		w.closed = true
 		for _, j := range w.jobs.take(nil) {
-			_ = j.wb.Close()
+			j.close()
 		}
 		w.idle.Broadcast()
 		w.mu.Unlock()
@@ -137,14 +153,14 @@ func (w *raftWriter) write(jobs []*writeJob) bool {
 	for i, j := range jobs {
 		sync = sync || j.sync
 		entries += j.entries
-		if !j.wb.Empty() {
+		if !j.empty() {
 			last = i
 		}
 	}
 	sync = sync && s.cfg.SyncLog
 	ok := true
 	for i, j := range jobs {
-		if ok && !j.wb.Empty() {
+		if ok && !j.empty() {
 			opts := pebble.NoSync
 			if sync && i == last {
 				opts = pebble.Sync
@@ -154,7 +170,7 @@ func (w *raftWriter) write(jobs []*writeJob) bool {
 				ok = false
 			}
 		}
-		_ = j.wb.Close()
+		j.close()
 	}
 	if ok && last >= 0 {
 		s.metrics.raftLogWrite(entries, sync)

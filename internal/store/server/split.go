@@ -13,7 +13,7 @@ import (
 // no key to split at, the region itself.
 func (n *Node) SplitRegion(ctx context.Context, r *kvrpcpb.SplitRegionRequest) (*kvrpcpb.SplitRegionResponse, error) {
 	if n.opts.Splitter == nil || n.opts.Router == nil {
-		return &kvrpcpb.SplitRegionResponse{OtherError: "this store does not split regions"}, nil
+		return &kvrpcpb.SplitRegionResponse{OtherError: kvrpcpb.SplitNotSupported}, nil
 	}
 	return handle(ctx, n, "SplitRegion", r, n.splitRegion,
 		func(re *kvrpcpb.RegionError) *kvrpcpb.SplitRegionResponse {
