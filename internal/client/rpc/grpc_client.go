@@ -65,6 +65,10 @@ func (o *GRPCOptions) fill() {
 	}
 }
 
+// GRPCWindowSize is the static per-stream and per-connection flow-control
+// window of the connections to stores.
+const GRPCWindowSize = 64 << 20
+
 func (o *GRPCOptions) dialOptions() []grpc.DialOption {
 	bo := backoff.DefaultConfig
 	bo.BaseDelay = 50 * time.Millisecond
@@ -75,6 +79,12 @@ func (o *GRPCOptions) dialOptions() []grpc.DialOption {
 			Time: o.KeepaliveTime, Timeout: o.KeepaliveTimeout, PermitWithoutStream: true,
 		}),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: 3 * time.Second}),
+		// Static flow-control windows: a window set by hand turns off
+		// gRPC's bandwidth-delay probing, a PING sent and answered with
+		// almost every message received, and wide windows spare most
+		// WINDOW_UPDATE frames. Both cost syscalls per request.
+		grpc.WithInitialWindowSize(GRPCWindowSize),
+		grpc.WithInitialConnWindowSize(GRPCWindowSize),
 		grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(math.MaxInt32),
 			grpc.MaxCallSendMsgSize(math.MaxInt32),

@@ -66,6 +66,9 @@ type storeConn struct {
 
 const sendQueueLen = 4096
 
+// grpcWindowSize is the static flow-control window of raft connections.
+const grpcWindowSize = 64 << 20
+
 func (t *GRPCTransport) conn(id uint64) *storeConn {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -108,6 +111,9 @@ func (c *storeConn) client(ctx context.Context) (raftserverpb.RaftClient, error)
 		bo.MaxDelay = time.Second // a restarted store is found again within a second
 		cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 			grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: 3 * time.Second}),
+			// Static windows: no BDP pings, few WINDOW_UPDATEs (see
+			// rpc.GRPCWindowSize).
+			grpc.WithInitialWindowSize(grpcWindowSize), grpc.WithInitialConnWindowSize(grpcWindowSize),
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32), grpc.MaxCallSendMsgSize(math.MaxInt32)))
 		if err != nil {
 			return nil, err

@@ -108,6 +108,10 @@ func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *N
 	sopts := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(math.MaxInt32),
 		grpc.MaxSendMsgSize(math.MaxInt32),
+		// Static flow-control windows: no BDP ping per received message,
+		// few WINDOW_UPDATE frames.
+		grpc.InitialWindowSize(64 << 20),
+		grpc.InitialConnWindowSize(64 << 20),
 		// Stop waits for running handlers too, so the storage under the
 		// node can be closed right after.
 		grpc.WaitForHandlers(true),
