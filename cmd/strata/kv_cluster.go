@@ -20,6 +20,7 @@ import (
 	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/raftstore"
 	"github.com/strata-db/strata/internal/store/server"
+	"github.com/strata-db/strata/internal/store/txn"
 )
 
 // pdStore adapts the PD client to what a storage node needs
@@ -59,6 +60,15 @@ func (a *pdStore) IsAlreadyBootstrapped(err error) bool {
 
 // raftConfig maps the config file's [raftstore] and [coprocessor] keys
 // onto the raftstore's.
+// txnOptions maps [pessimistic-txn] onto the transactional storage.
+func txnOptions(file *config.Config) txn.Options {
+	p := &file.PessimisticTxn
+	return txn.Options{
+		InMemoryPessimisticLocks: p.InMemory,
+		WaitForLockTimeout:       time.Duration(p.WaitForLockTimeout),
+	}
+}
+
 func raftConfig(file *config.Config, log *slog.Logger) raftstore.Config {
 	r, c := &file.Raftstore, &file.Coprocessor
 	return raftstore.Config{
@@ -103,6 +113,7 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 		DataDir: cfg.dataDir, Addr: addr, StatusAddr: cfg.statusAddr, Labels: parseLabels(cfg.labels),
 		Version: version, Raft: raftConfig(file, log),
 		Engine: engine.Options{CacheSize: blockCacheSize(file), Logger: pebbleLogger{log}},
+		Txn:    txnOptions(file),
 		Logger: log,
 	}, pd, trans)
 	cancel()

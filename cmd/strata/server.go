@@ -77,7 +77,7 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 	if err != nil {
 		return err
 	}
-	storage := storeserver.NewRaftStorage(rs)
+	storage := storeserver.NewRaftStorage(rs, txnOptions(cfg))
 	rs.Start()
 	defer rs.Stop()
 	defer storage.Close()

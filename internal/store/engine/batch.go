@@ -40,6 +40,12 @@ func (b *Batch) Delete(key []byte) {
 	b.size += len(key)
 }
 
+// Add appends op.
+func (b *Batch) Add(op Op) {
+	b.ops = append(b.ops, op)
+	b.size += len(op.Key) + len(op.Value)
+}
+
 // Len returns the number of operations.
 func (b *Batch) Len() int { return len(b.ops) }
 

@@ -57,6 +57,10 @@ type Reader struct {
 	// mayBeLocked, when set, tells keys that certainly have no lock in
 	// the snapshot: LoadLock answers nil for them without a lookup.
 	mayBeLocked func(key []byte) bool
+	// overlay, when set, holds locks kept outside the engine (the txn
+	// layer's in-memory pessimistic locks): LoadLock answers from it for
+	// a key with no lock in the snapshot.
+	overlay func(key []byte) (*Lock, error)
 	// prefixSeeks: the engine splits keys with EngineKeySplit, so point
 	// lookups seek by prefix and skip sstables by bloom filter.
 	prefixSeeks bool
@@ -97,6 +101,12 @@ func (r *Reader) seekPoint(it engine.Iterator, ek []byte) bool {
 // can appear on those keys between the index check and the snapshot.
 func (r *Reader) SetLockFilter(f func(key []byte) bool) { r.mayBeLocked = f }
 
+// SetLockOverlay makes LoadLock consult f for a key whose lock is not in
+// the snapshot. Write commands pass the in-memory pessimistic locks of the
+// region they run on; reads never see them (a pessimistic lock does not
+// block a read).
+func (r *Reader) SetLockOverlay(f func(key []byte) (*Lock, error)) { r.overlay = f }
+
 // Close releases the Reader's iterators.
 func (r *Reader) Close() {
 	if r.writeIter != nil {
@@ -116,6 +126,15 @@ func (r *Reader) Snapshot() engine.Snapshot { return r.snap }
 // built per call plus the write iterator. It must not be called while a
 // scan holds the iterator (scans read locks through their own iterator).
 func (r *Reader) LoadLock(key []byte) (*Lock, error) {
+	l, err := r.loadEngineLock(key)
+	if l != nil || err != nil || r.overlay == nil {
+		return l, err
+	}
+	return r.overlay(key)
+}
+
+// loadEngineLock is LoadLock without the overlay.
+func (r *Reader) loadEngineLock(key []byte) (*Lock, error) {
 	if r.mayBeLocked != nil && !r.mayBeLocked(key) {
 		return nil, nil
 	}

@@ -18,6 +18,9 @@ type routeKey struct{}
 type route struct {
 	p  *peer
 	rc *kvrpcpb.Context
+	// term is the peer's term when the request was routed; its writes
+	// are refused in any other term.
+	term uint64
 }
 
 // Route checks that a request routed with rc may run here — the target
@@ -43,10 +46,23 @@ func (s *Store) Route(ctx context.Context, rc *kvrpcpb.Context, needMaxTS bool) 
 	if !p.isLeader.Load() {
 		return nil, errNotLeader(p.regionID, p.leaderPeer())
 	}
-	if needMaxTS && p.maxTSTerm.Load() != p.term.Load() {
+	term := p.term.Load()
+	if needMaxTS && p.maxTSTerm.Load() != term {
 		return nil, errMaxTSNotSynced(p.regionID)
 	}
-	return context.WithValue(ctx, routeKey{}, &route{p: p, rc: rc}), nil
+	return context.WithValue(ctx, routeKey{}, &route{p: p, rc: rc, term: term}), nil
+}
+
+// LeaderTerm implements txn.LeaderTermer: the routed region, its user-key
+// range now and the term its leader (this peer) had when the request was
+// routed. Write refuses the request's batches in any other term.
+func (s *Store) LeaderTerm(ctx context.Context) (regionID, term uint64, start, end []byte, ok bool) {
+	rt, _ := ctx.Value(routeKey{}).(*route)
+	if rt == nil {
+		return 0, 0, nil, nil, false
+	}
+	r := rt.p.Region()
+	return rt.p.regionID, rt.term, r.GetStartKey(), r.GetEndKey(), true
 }
 
 // siblings returns region and the regions here that follow it up to the
@@ -161,19 +177,22 @@ func (s *Store) Write(ctx context.Context, b *engine.Batch) error {
 		},
 		Ops: ops,
 	}
-	_, err := s.proposeOpts(ctx, p, cmd, nil, b.NoSync)
+	// Refused unless p still leads in the term the request was routed in.
+	_, err := s.submit(p, &proposal{cmd: cmd, noSync: b.NoSync, wantTerm: rt.term})
 	return err
 }
 
 // propose hands cmd to p's raft group and waits for its apply.
-func (s *Store) propose(ctx context.Context, p *peer, cmd *raftserverpb.RaftCmdRequest, cc *raftpb.ConfChangeV2) (applyResult, error) {
-	return s.proposeOpts(ctx, p, cmd, cc, false)
+func (s *Store) propose(_ context.Context, p *peer, cmd *raftserverpb.RaftCmdRequest, cc *raftpb.ConfChangeV2) (applyResult, error) {
+	return s.submit(p, &proposal{cmd: cmd, cc: cc})
 }
 
-// proposeOpts is propose with the write's NoSync flag.
-func (s *Store) proposeOpts(ctx context.Context, p *peer, cmd *raftserverpb.RaftCmdRequest, cc *raftpb.ConfChangeV2, noSync bool) (applyResult, error) {
+// submit hands prop to p's raft group and waits for its apply.
+func (s *Store) submit(p *peer, prop *proposal) (applyResult, error) {
 	ch := make(chan applyResult, 1)
-	p.post(&proposal{id: proposalIDs.Add(1), cmd: cmd, cc: cc, noSync: noSync, done: func(r applyResult) { ch <- r }})
+	prop.id = proposalIDs.Add(1)
+	prop.done = func(r applyResult) { ch <- r }
+	p.post(prop)
 	// Wait for the final answer even past ctx's deadline: the caller holds
 	// the keys' latches, and releasing them while the write may still
 	// apply would let another command decide on a state about to change.

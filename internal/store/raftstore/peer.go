@@ -98,10 +98,15 @@ type applyState struct {
 
 // proposal is a command waiting for its entry to apply.
 type proposal struct {
-	id         uint64
-	cmd        *raftserverpb.RaftCmdRequest
-	cc         *raftpb.ConfChangeV2 // set for a conf change
-	term       uint64
+	id   uint64
+	cmd  *raftserverpb.RaftCmdRequest
+	cc   *raftpb.ConfChangeV2 // set for a conf change
+	term uint64
+	// wantTerm, when not 0, is the term the request was routed in: the
+	// proposal is refused if the peer's term moved on since (what a
+	// command decided under that leadership, e.g. on an in-memory
+	// pessimistic lock, must not land in a later term).
+	wantTerm   uint64
 	proposedAt int64 // store-clock ns
 	// noSync: losing this write in a crash is acceptable (a pessimistic
 	// lock: a lost one aborts its txn at prewrite); see peer.canSkipSync.

@@ -122,7 +122,7 @@ func (p *peer) failReads(err error) {
 // propose appends prop to the raft log if this peer leads and the
 // command's epoch is current. Loop goroutine.
 func (p *peer) propose(prop *proposal) {
-	if !p.isLeader.Load() {
+	if !p.isLeader.Load() || (prop.wantTerm != 0 && prop.wantTerm != p.term.Load()) {
 		prop.done(applyResult{err: errNotLeader(p.regionID, p.leaderPeer())})
 		return
 	}

@@ -99,3 +99,48 @@ func TestNoSyncOnlyAlone(t *testing.T) {
 		c.stopAll()
 	}
 }
+
+// A write routed under one leader term is refused once the term moved on,
+// even when the same store leads again: what the command decided under
+// the old leadership (an in-memory pessimistic lock) must not land later.
+func TestWriteRefusedAfterTermChange(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	l := c.leader(1)
+	ctx, err := l.s.Route(context.Background(), regionContext(l.s, 1), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, term0, _, _, ok := l.s.LeaderTerm(ctx)
+	if !ok || term0 == 0 {
+		t.Fatalf("LeaderTerm of a routed request: term %d ok %v", term0, ok)
+	}
+	var other *testStore
+	for _, ts := range c.stores {
+		if ts.id != l.id {
+			other = ts
+			break
+		}
+	}
+	for _, pr := range l.s.peer(1).Region().GetPeers() {
+		if pr.GetStoreId() == other.id {
+			l.s.TransferLeader(1, pr.GetId())
+		}
+	}
+	c.waitFor("the other store leads", func() bool { return other.s.IsLeader(1) })
+	for _, pr := range other.s.peer(1).Region().GetPeers() {
+		if pr.GetStoreId() == l.id {
+			other.s.TransferLeader(1, pr.GetId())
+		}
+	}
+	c.waitFor("the first store leads again", func() bool { return l.s.IsLeader(1) && l.s.peer(1).term.Load() > term0 })
+	err = l.s.Write(ctx, writeBatch(key(1), "stale"))
+	if AsRegionError(err) == nil {
+		t.Fatalf("write routed in term %d, applied in term %d: %v, want a region error", term0, l.s.peer(1).term.Load(), err)
+	}
+	if err := c.put(key(2), []byte("fresh")); err != nil {
+		t.Fatalf("a freshly routed write: %v", err)
+	}
+	if v, err := c.get(key(1)); err != nil || v != nil {
+		t.Fatalf("key 1 = %q, %v; the refused write must not apply", v, err)
+	}
+}

@@ -38,8 +38,8 @@ func OpenEngines(dir string, eo engine.Options) (*engine.Pebble, *pebble.DB, err
 // NewRaftStorage returns the transactional storage over rs, set as rs's
 // apply observer (its lock index follows every replica's applies) and as
 // the max_ts a new leader raises. Call before rs.Start.
-func NewRaftStorage(rs *raftstore.Store) *txn.Storage {
-	storage := txn.NewStorage(rs, txn.Options{})
+func NewRaftStorage(rs *raftstore.Store, opts txn.Options) *txn.Storage {
+	storage := txn.NewStorage(rs, opts)
 	rs.SetObserver(storage)
 	rs.SetMaxTSUpdater(storage.ConcurrencyManager())
 	return storage

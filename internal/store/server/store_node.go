@@ -47,6 +47,8 @@ type StoreConfig struct {
 	Raft raftstore.Config
 	// Engine tunes kvdb (see OpenEngines).
 	Engine engine.Options
+	// Txn tunes the transactional storage ([pessimistic-txn]).
+	Txn txn.Options
 	// Logger receives the node's logs.
 	Logger *slog.Logger
 }
@@ -118,7 +120,7 @@ func OpenStoreNode(ctx context.Context, cfg StoreConfig, pd ClusterPD, trans raf
 	if err != nil {
 		return nil, err
 	}
-	storage := NewRaftStorage(rs)
+	storage := NewRaftStorage(rs, cfg.Txn)
 	node := NewNodeWithOptions(storage, cfg.Addr, Options{
 		Logger: cfg.Logger, Router: rs, Splitter: rs,
 		Register: func(g *grpc.Server, draining <-chan struct{}) { RegisterRaftService(g, rs, draining) },

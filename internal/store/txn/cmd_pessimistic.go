@@ -135,6 +135,13 @@ func (s *Storage) waitForLock(ctx context.Context, lock kv.LockInfo, startTS uin
 // waiter tries again and waits for the new holder, so the wait-for graph
 // names the real holder.
 func (s *Storage) lockReleased(ctx context.Context, key []byte, lockTS uint64) bool {
+	if sc := s.mem.scope(ctx); sc != nil {
+		if v, ok := sc.lookup(key); ok {
+			if l, err := mvcc.DecodeLock(v); err == nil && l.StartTS == lockTS {
+				return false
+			}
+		}
+	}
 	if s.locks.known() && !s.locks.mayBeLocked(key) {
 		return true
 	}

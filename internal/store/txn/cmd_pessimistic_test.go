@@ -68,7 +68,10 @@ func pessimisticCommit(t *testing.T, s *Storage, startTS, forUpdateTS, commitTS 
 // and then tries again: it gets the lock when the holder committed below its
 // for_update_ts, and a PessimisticRetry write conflict when above.
 func TestPessimisticLockWaitsForRelease(t *testing.T) {
-	s, _ := newTestStorage(t, Options{WaitForLockTimeout: time.Minute})
+	lockModes(t, Options{WaitForLockTimeout: time.Minute}, testPessimisticLockWaitsForRelease)
+}
+
+func testPessimisticLockWaitsForRelease(t *testing.T, s *Storage) {
 	mustLock(t, s, lockReq(10, 10, 0, "a"))
 
 	below := lockAsync(s, lockReq(20, 30, 60000, "a"))
@@ -100,7 +103,10 @@ func TestPessimisticLockWaitsForRelease(t *testing.T) {
 // fails with Deadlock at once; when the victim rolls back, the first
 // waiter gets its lock.
 func TestPessimisticLockDeadlock(t *testing.T) {
-	s, _ := newTestStorage(t, Options{WaitForLockTimeout: time.Minute})
+	lockModes(t, Options{WaitForLockTimeout: time.Minute}, testPessimisticLockDeadlock)
+}
+
+func testPessimisticLockDeadlock(t *testing.T, s *Storage) {
 	mustLock(t, s, lockReq(10, 10, 0, "a"))
 	mustLock(t, s, lockReq(20, 20, 0, "b"))
 	first := lockAsync(s, lockReq(10, 10, 60000, "b"))

@@ -47,16 +47,30 @@ func (s *Storage) KvResolveLock(ctx context.Context, req *kvrpcpb.ResolveLockReq
 			return resp, nil
 		}
 		if len(batch) == 0 {
-			return resp, nil
+			return resp, s.resolveMemLocks(ctx, startTS, commitTS, resp)
 		}
 		if err := s.resolveKeys(ctx, batch, startTS, commitTS, resp); err != nil || resp.Error != nil {
 			return resp, err
 		}
 		if len(batch) < s.opts.ResolveLockBatch {
-			return resp, nil
+			return resp, s.resolveMemLocks(ctx, startTS, commitTS, resp)
 		}
 		from = kv.Key(batch[len(batch)-1]).Next()
 	}
+}
+
+// resolveMemLocks resolves the txn's in-memory pessimistic locks of the
+// region the request runs on, which the lock-space scan does not see.
+func (s *Storage) resolveMemLocks(ctx context.Context, startTS, commitTS uint64, resp *kvrpcpb.ResolveLockResponse) error {
+	sc := s.mem.scope(ctx)
+	if sc == nil {
+		return nil
+	}
+	keys := sc.txnKeys(startTS)
+	if len(keys) == 0 {
+		return nil
+	}
+	return s.resolveKeys(ctx, keys, startTS, commitTS, resp)
 }
 
 // resolveKeys resolves the txn on keys as one command: latches, one

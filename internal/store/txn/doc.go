@@ -26,12 +26,23 @@
 //     A reader raises max_ts before checking the table, so it either sees
 //     the lock or the lock's min_commit_ts is above its read ts.
 //   - Storage (storage.go, cmd_*.go): one file per command.
+//   - In-memory pessimistic locks (mem_pessimistic.go): over a raftstore
+//     (a LeaderTermer) a pessimistic lock stays in the region leader's
+//     memory, tagged with the region and the leader's term; a write
+//     command sees it through mvcc.Reader's lock overlay, and the batch a
+//     command writes is split in two: lock puts and deletes of memory
+//     locks change the table, the rest goes through raft, refused if the
+//     term moved since the request was routed.
 //
 // # Invariants
 //
 //   - A command validates its whole request before it writes anything, and
 //     writes all its modifications as one engine batch; a prewrite meeting
 //     any lock writes nothing.
+//   - An in-memory pessimistic lock is seen only by commands routed to its
+//     region in the term it was taken in; every write of such a command
+//     commits in that term or not at all. A lock lost with its leader
+//     aborts its txn at prewrite, as a lock lost in a crash does.
 //   - Memory locks are released only after the engine write that makes the
 //     real locks (or 1PC commit records) visible has been applied, and
 //     before the latches are released.
@@ -48,6 +59,10 @@
 //     store; a cycle across stores ends by the wait timeout.
 //   - ResolveLock without keys scans the whole store's lock space, not a
 //     region's.
+//   - ScanLock does not list in-memory pessimistic locks (GC does not
+//     need them: a pessimistic lock hides no value); a split drops those
+//     of the keys that leave the region instead of moving them (their
+//     txns retry), and a leader transfer does not hand them over.
 //
 // # Lock order
 //

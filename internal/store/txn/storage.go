@@ -29,6 +29,13 @@ type Options struct {
 	// WaitForLockTimeout caps one pessimistic lock request's wait for
 	// another txn's lock (0: DefaultWaitForLockTimeout).
 	WaitForLockTimeout time.Duration
+	// InMemoryPessimisticLocks keeps pessimistic locks in the region
+	// leader's memory instead of writing them through raft (TiKV's
+	// [pessimistic-txn] in-memory). It needs an engine that is a
+	// LeaderTermer; over any other engine it is ignored.
+	InMemoryPessimisticLocks bool
+	// MaxMemPessimisticLocks bounds them (0: DefaultMaxMemPessimisticLocks).
+	MaxMemPessimisticLocks int
 }
 
 // Storage runs the transactional commands of one store over an engine.
@@ -43,6 +50,7 @@ type Storage struct {
 	closed  atomic.Bool
 	locks   lockIndex // keys with a lock in the engine
 	waiters lockWaiters
+	mem     *memPessimisticLocks // nil: pessimistic locks go to the engine
 }
 
 // NewStorage returns a Storage over eng. The caller owns eng and closes it
@@ -59,6 +67,9 @@ func NewStorage(eng engine.Engine, opts Options) *Storage {
 		latches: NewLatches(opts.LatchSlots),
 		cm:      NewConcurrencyManager(opts.InitialMaxTS),
 		opts:    opts,
+	}
+	if tl, ok := eng.(LeaderTermer); ok && opts.InMemoryPessimisticLocks {
+		s.mem = newMemPessimisticLocks(tl, opts.MaxMemPessimisticLocks)
 	}
 	s.locks.load(context.Background(), eng)
 	return s
@@ -125,17 +136,29 @@ func (s *Storage) writeLatched(ctx context.Context, startTS uint64, body command
 	if s.locks.known() {
 		r.SetLockFilter(s.locks.mayBeLocked)
 	}
+	sc := s.mem.scope(ctx)
+	if sc != nil {
+		r.SetLockOverlay(sc.load)
+	}
 	g := s.cm.NewKeyGuard()
 	defer g.Release() // after the engine write: deferred calls run in reverse
 	t := mvcc.NewTxn(startTS)
 	if !body(t, r, g) || t.Empty() {
 		return nil
 	}
-	err = s.eng.Write(ctx, t.Batch())
+	b := t.Batch()
+	var changes []memLockChange
+	if sc != nil {
+		b, changes = sc.split(b, s.locks.mayBeLocked)
+	}
+	if !b.Empty() {
+		err = s.eng.Write(ctx, b)
+	}
 	// Before the memory locks and latches go. A failed write may still
 	// have landed: keep its locks' keys, drop none.
-	s.locks.applied(t.Batch(), err == nil)
+	s.locks.applied(b, err == nil)
 	if err == nil {
+		sc.apply(changes)         // before waking: see lockReleased
 		s.waiters.wake(t.Batch()) // after the lock index: see lockWaiters
 	}
 	return err

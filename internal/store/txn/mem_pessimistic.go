@@ -1,0 +1,235 @@
+package txn
+
+import (
+	"context"
+	"sync"
+
+	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/mvcc"
+)
+
+// LeaderTermer is implemented by an engine whose writes are proposals to
+// a region's raft group (the raftstore): it tells the region a routed
+// request runs on, the region's user-key range [start, end) (empty end:
+// unbounded) and the term its leader had when the request was routed;
+// and it refuses a write of that request once the term changed. Over
+// such an engine a Storage can keep pessimistic locks in memory.
+type LeaderTermer interface {
+	LeaderTerm(ctx context.Context) (regionID, term uint64, start, end []byte, ok bool)
+}
+
+// DefaultMaxMemPessimisticLocks bounds the in-memory pessimistic locks of
+// a store; past it new ones are written through the engine as before.
+const DefaultMaxMemPessimisticLocks = 1 << 16
+
+// memPessimisticLocks keeps pessimistic locks in the region leader's
+// memory instead of writing them through raft: TiKV's in-memory
+// pessimistic locks ([pessimistic-txn] in-memory, default true).
+//
+// A pessimistic lock only reserves a key for a transaction that will
+// prewrite it; losing one aborts that transaction at prewrite (the lock
+// is not found, or a newer write is), never breaks isolation. So a lock
+// need not survive its leader:
+//   - each lock is tagged with the region and the leader's term at the
+//     time it was taken, and is seen only by commands routed to that
+//     region in that same term; a command of a later term (this peer led
+//     again after another leader may have granted the key to someone
+//     else) finds no lock and drops it;
+//   - a command that finds a lock here writes (its prewrite, rollback,
+//     heartbeat) through raft in the term it was routed in: the
+//     raftstore refuses a proposal whose term has passed, so no write
+//     can rely on a lock of an earlier term;
+//   - a region split in the meantime changes nothing for the keys that
+//     stay in the region; the others' locks are dropped (their txns fail
+//     at prewrite and retry).
+//
+// Every change happens under the latches of the keys concerned (write
+// commands), so a command sees this table exactly for its own keys.
+type memPessimisticLocks struct {
+	tl  LeaderTermer
+	max int
+
+	mu    sync.Mutex
+	locks map[string]memPessimisticLock
+}
+
+// memPessimisticLock is one in-memory lock: its encoded value and tag.
+type memPessimisticLock struct {
+	value          []byte
+	regionID, term uint64
+}
+
+// memLockChange is one change a write command makes to the table once
+// its engine write succeeded: value nil removes the key's lock.
+type memLockChange struct {
+	key   string
+	value []byte
+}
+
+func newMemPessimisticLocks(tl LeaderTermer, max int) *memPessimisticLocks {
+	if max <= 0 {
+		max = DefaultMaxMemPessimisticLocks
+	}
+	return &memPessimisticLocks{tl: tl, max: max, locks: map[string]memPessimisticLock{}}
+}
+
+// memScope is what one write command may see and change of the table:
+// the locks of the region and term it was routed in.
+type memScope struct {
+	m              *memPessimisticLocks
+	regionID, term uint64
+	start, end     []byte
+}
+
+// covers reports whether a lock of key tagged (regionID, term) is the
+// scope's: same region and term, key still inside the region.
+func (sc *memScope) covers(key string, l memPessimisticLock) bool {
+	return l.regionID == sc.regionID && l.term == sc.term &&
+		key >= string(sc.start) && (len(sc.end) == 0 || key < string(sc.end))
+}
+
+// scope returns the command's scope, or nil when the request is not
+// routed to a region (then locks go to the engine).
+func (m *memPessimisticLocks) scope(ctx context.Context) *memScope {
+	if m == nil {
+		return nil
+	}
+	region, term, start, end, ok := m.tl.LeaderTerm(ctx)
+	if !ok {
+		return nil
+	}
+	return &memScope{m: m, regionID: region, term: term, start: start, end: end}
+}
+
+// lookup returns key's in-memory lock as seen by the scope: a lock of
+// another region or term is dropped and reported absent.
+func (sc *memScope) lookup(key []byte) ([]byte, bool) {
+	m := sc.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l, ok := m.locks[string(key)]
+	if !ok {
+		return nil, false
+	}
+	if !sc.covers(string(key), l) {
+		// Another region's lock, or one of an earlier term: stale.
+		if l.regionID != sc.regionID || l.term != sc.term {
+			delete(m.locks, string(key))
+		}
+		return nil, false
+	}
+	return l.value, true
+}
+
+// load is the mvcc.Reader overlay of the scope.
+func (sc *memScope) load(key []byte) (*mvcc.Lock, error) {
+	v, ok := sc.lookup(key)
+	if !ok {
+		return nil, nil
+	}
+	return mvcc.DecodeLock(v)
+}
+
+// split takes the lock operations of b that concern the table out of it:
+// a pessimistic lock put goes to memory (while there is room), a delete
+// of a lock that lives only in memory is dropped. It returns the batch to
+// write to the engine (b itself when nothing was taken) and the changes
+// to make once that write succeeded. engineMayHave tells whether the
+// engine may hold a lock of key (the lock index).
+func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) (*engine.Batch, []memLockChange) {
+	m := sc.m
+	var changes []memLockChange
+	var out *engine.Batch
+	ops := b.Ops()
+	var pending map[string]bool // keys changed earlier in b: in memory after the change
+	m.mu.Lock()
+	room := m.max - len(m.locks)
+	for i, op := range ops {
+		key, isLock := mvcc.DecodeLockKey(op.Key)
+		keep := true
+		if isLock {
+			inMem, seen := pending[string(key)]
+			if !seen {
+				_, inMem = m.locks[string(key)]
+			}
+			if pending == nil {
+				pending = map[string]bool{}
+			}
+			switch {
+			case op.Kind == engine.OpPut && isPessimisticLockValue(op.Value) && (inMem || room > 0):
+				if !inMem {
+					room--
+				}
+				changes = append(changes, memLockChange{key: string(key), value: op.Value})
+				pending[string(key)] = true
+				keep = false
+			case inMem:
+				changes = append(changes, memLockChange{key: string(key)})
+				pending[string(key)] = false
+				keep = op.Kind == engine.OpPut || engineMayHave(key)
+			}
+		}
+		if !keep && out == nil {
+			out = &engine.Batch{NoSync: b.NoSync}
+			for _, prev := range ops[:i] {
+				out.Add(prev)
+			}
+		} else if keep && out != nil {
+			out.Add(op)
+		}
+	}
+	m.mu.Unlock()
+	if out == nil {
+		return b, changes
+	}
+	return out, changes
+}
+
+// apply makes the changes of a command whose engine write succeeded.
+func (sc *memScope) apply(changes []memLockChange) {
+	if sc == nil || len(changes) == 0 {
+		return
+	}
+	m := sc.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, c := range changes {
+		if c.value == nil {
+			delete(m.locks, c.key)
+			continue
+		}
+		m.locks[c.key] = memPessimisticLock{value: c.value, regionID: sc.regionID, term: sc.term}
+	}
+}
+
+// txnKeys returns the keys whose in-memory lock, seen by the scope,
+// belongs to the txn started at startTS, in no particular order.
+func (sc *memScope) txnKeys(startTS uint64) [][]byte {
+	m := sc.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out [][]byte
+	for k, l := range m.locks {
+		if !sc.covers(k, l) {
+			continue
+		}
+		if lk, err := mvcc.DecodeLock(l.value); err == nil && lk.StartTS == startTS {
+			out = append(out, []byte(k))
+		}
+	}
+	return out
+}
+
+// len returns the number of locks held (tests, metrics).
+func (m *memPessimisticLocks) len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.locks)
+}
+
+// isPessimisticLockValue reports whether an encoded lock is a pessimistic
+// lock.
+func isPessimisticLockValue(v []byte) bool {
+	l, err := mvcc.DecodeLock(v)
+	return err == nil && l.IsPessimistic()
+}

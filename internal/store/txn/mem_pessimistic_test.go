@@ -1,0 +1,167 @@
+package txn
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/strata-db/strata/internal/kv"
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/internal/store/mvcc"
+)
+
+// termEngine is a hookEngine that is a LeaderTermer: every request runs
+// on region 1, whose leader's term the test moves.
+type termEngine struct {
+	*hookEngine
+	term atomic.Uint64
+}
+
+func (e *termEngine) LeaderTerm(context.Context) (uint64, uint64, []byte, []byte, bool) {
+	return 1, e.term.Load(), nil, nil, true
+}
+
+// newMemLockStorage is newTestStorage with in-memory pessimistic locks.
+func newMemLockStorage(t testing.TB, o Options) (*Storage, *termEngine) {
+	t.Helper()
+	_, he := newTestStorage(t, o)
+	te := &termEngine{hookEngine: he}
+	te.term.Store(5)
+	o.InMemoryPessimisticLocks = true
+	s := NewStorage(te, o)
+	if s.mem == nil {
+		t.Fatal("in-memory pessimistic locks are off over a LeaderTermer")
+	}
+	return s, te
+}
+
+// lockModes runs f over a Storage that writes pessimistic locks to the
+// engine and over one that keeps them in memory.
+func lockModes(t *testing.T, o Options, f func(t *testing.T, s *Storage)) {
+	t.Run("engine", func(t *testing.T) {
+		s, _ := newTestStorage(t, o)
+		f(t, s)
+	})
+	t.Run("memory", func(t *testing.T) {
+		s, _ := newMemLockStorage(t, o)
+		f(t, s)
+	})
+}
+
+// engineLockKeys returns the user keys of the locks in the engine.
+func engineLockKeys(t testing.TB, s *Storage) []string {
+	t.Helper()
+	lo, hi := mvcc.LockSpaceBounds()
+	keys, err := scanLockKeys(bg, s.eng, lo, hi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+// Pessimistic locks live in memory only: taking them, meeting them,
+// converting them by prewrite and rolling them back write no engine lock,
+// and the lock and rollback requests write nothing at all.
+func TestMemPessimisticLocksStayOutOfTheEngine(t *testing.T) {
+	s, e := newMemLockStorage(t, Options{WaitForLockTimeout: time.Minute})
+	mustLock(t, s, lockReq(10, 10, 0, "a", "b"))
+	if n := e.writes.Load(); n != 0 {
+		t.Fatalf("taking two pessimistic locks wrote %d batches", n)
+	}
+	if keys := engineLockKeys(t, s); len(keys) != 0 || s.mem.len() != 2 {
+		t.Fatalf("engine locks %q, %d in memory; want none and 2", keys, s.mem.len())
+	}
+	resp, err := s.KvPessimisticLock(bg, lockReq(20, 20, -1, "b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var locked *kv.LockedError
+	if err := one(t, resp.Errors).Err(); !errors.As(err, &locked) || locked.Lock.StartTS != 10 {
+		t.Fatalf("locking b held in memory by 10: %v", err)
+	}
+	// A waiter's check after it registers must see the memory lock, or
+	// it would spin instead of sleeping until the release.
+	if s.lockReleased(bg, []byte("b"), 10) {
+		t.Fatal("b's memory lock of 10 counts as released")
+	}
+
+	pessimisticCommit(t, s, 10, 10, 15, "a", "v1")
+	if got := mustGet(t, s, "a", 16); got != "v1" {
+		t.Fatalf("a = %q after the commit", got)
+	}
+	if keys := engineLockKeys(t, s); len(keys) != 0 || s.mem.len() != 1 {
+		t.Fatalf("after the commit of a: engine locks %q, %d in memory; want none and 1", keys, s.mem.len())
+	}
+	writes := e.writes.Load()
+	rb, err := s.KvPessimisticRollback(bg, &kvrpcpb.PessimisticRollbackRequest{StartVersion: 10, ForUpdateTs: 10, Keys: bkeys("b")})
+	if err != nil || len(rb.Errors) > 0 {
+		t.Fatalf("pessimistic rollback: %v %s", err, fmtKeyErrs(rb.Errors))
+	}
+	if n := e.writes.Load() - writes; n != 0 || s.mem.len() != 0 {
+		t.Fatalf("rolling back a memory lock wrote %d batches, left %d locks", n, s.mem.len())
+	}
+	mustLock(t, s, lockReq(20, 20, 0, "b"))
+}
+
+// A lock taken under one leader term is gone for the commands of a later
+// term: another txn gets the key, and the holder's prewrite fails instead
+// of trusting the lost lock.
+func TestMemPessimisticLockGoneWithTheTerm(t *testing.T) {
+	s, e := newMemLockStorage(t, Options{WaitForLockTimeout: time.Minute})
+	mustLock(t, s, lockReq(10, 10, 0, "a"))
+	e.term.Add(1)
+	mustLock(t, s, lockReq(20, 20, -1, "a"))
+	pessimisticCommit(t, s, 20, 20, 25, "a", "v20")
+	resp, err := s.KvPrewrite(bg, &kvrpcpb.PrewriteRequest{Mutations: []*kvrpcpb.Mutation{put("a", "v10")},
+		PrimaryLock: []byte("a"), StartVersion: 10, ForUpdateTs: 10, LockTtl: 3000, IsPessimisticLock: []bool{true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Errors) == 0 {
+		t.Fatal("the prewrite of 10 trusted a pessimistic lock of an earlier term")
+	}
+	if got := mustGet(t, s, "a", 30); got != "v20" {
+		t.Fatalf("a = %q, want v20", got)
+	}
+}
+
+// ResolveLock without keys scans the engine's lock space; it resolves the
+// txn's memory locks too, or a waiter would wait for them forever.
+func TestMemPessimisticLocksResolvedWithoutKeys(t *testing.T) {
+	s, _ := newMemLockStorage(t, Options{WaitForLockTimeout: time.Minute})
+	mustLock(t, s, lockReq(10, 10, 0, "a", "b"))
+	mustLock(t, s, lockReq(30, 30, 0, "c"))
+	resp, err := s.KvResolveLock(bg, &kvrpcpb.ResolveLockRequest{StartVersion: 10})
+	if err != nil || resp.Error != nil {
+		t.Fatalf("resolve: %v %v", err, resp.GetError())
+	}
+	if n := s.mem.len(); n != 1 {
+		t.Fatalf("%d memory locks left, want c's only", n)
+	}
+	mustLock(t, s, lockReq(20, 20, 0, "a", "b"))
+}
+
+// Past MaxMemPessimisticLocks new locks are written to the engine.
+func TestMemPessimisticLocksBounded(t *testing.T) {
+	s, _ := newMemLockStorage(t, Options{MaxMemPessimisticLocks: 1})
+	mustLock(t, s, lockReq(10, 10, 0, "a", "b"))
+	if keys := engineLockKeys(t, s); len(keys) != 1 || s.mem.len() != 1 {
+		t.Fatalf("engine locks %q, %d in memory; want one of each", keys, s.mem.len())
+	}
+	pessimisticCommit(t, s, 10, 10, 15, "a", "v1")
+	mustCommitPessimisticKey(t, s, 10, 10, 15, "b", "v2")
+	if keys := engineLockKeys(t, s); len(keys) != 0 || s.mem.len() != 0 {
+		t.Fatalf("after commit: engine locks %q, %d in memory", keys, s.mem.len())
+	}
+}
+
+// mustCommitPessimisticKey prewrites and commits key as a secondary of
+// the pessimistic txn startTS.
+func mustCommitPessimisticKey(t *testing.T, s *Storage, startTS, forUpdateTS, commitTS uint64, key, value string) {
+	t.Helper()
+	mustPrewrite(t, s, &kvrpcpb.PrewriteRequest{Mutations: []*kvrpcpb.Mutation{put(key, value)}, PrimaryLock: []byte("a"),
+		StartVersion: startTS, ForUpdateTs: forUpdateTS, LockTtl: 3000, IsPessimisticLock: []bool{true}})
+	mustCommit(t, s, startTS, commitTS, key)
+}
