@@ -69,7 +69,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 		return nil, err
 	}
 	if s.txn != nil && s.txn.IsPessimistic() {
-		err := s.runPessimistic(ctx, s.txn, func(view kv.Transaction, _ uint64) ([]kv.Key, func() error, error) {
+		err := s.runPessimistic(ctx, s.txn, pointDML(p), func(view kv.Transaction, _ uint64) ([]kv.Key, func() error, error) {
 			staged := exec.NewStmtTxn(view)
 			e, ec, err := s.executor(q, p, staged, c)
 			if err != nil {
@@ -150,7 +150,7 @@ func (s *Session) runRead(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 	if _, isLock := findLock(p); isLock && s.txn != nil && s.txn.IsPessimistic() {
 		// SELECT ... FOR UPDATE: read the latest rows and lock them.
 		var res *queryResult
-		err := s.runPessimistic(ctx, s.txn, func(view kv.Transaction, _ uint64) ([]kv.Key, func() error, error) {
+		err := s.runPessimistic(ctx, s.txn, false, func(view kv.Transaction, _ uint64) ([]kv.Key, func() error, error) {
 			r, ectx, err := s.readRows(ctx, q, p, view, c, true)
 			if err != nil {
 				return nil, nil, err

@@ -27,10 +27,14 @@ type pessimisticStmt func(view kv.Transaction, forUpdateTS uint64) (keys []kv.Ke
 // it runs again at a newer for_update_ts. A deadlock rolls the whole
 // transaction back (MySQL 1213); a lock wait timeout fails the statement
 // only (1205, innodb_rollback_on_timeout=OFF).
-func (s *Session) runPessimistic(ctx context.Context, txn *txnclient.Txn, run pessimisticStmt) error {
+//
+// pointOnly (see pointDML): the statement locks everything it reads, so
+// its first run may read at the txn's current for_update_ts instead of
+// a new one; a newer commit on what it read makes it run again.
+func (s *Session) runPessimistic(ctx context.Context, txn *txnclient.Txn, pointOnly bool, run pessimisticStmt) error {
 	for attempt := 0; ; attempt++ {
 		forUpdateTS := txn.ForUpdateTS()
-		if attempt > 0 || txn.LockedKeys() > 0 {
+		if attempt > 0 || (txn.LockedKeys() > 0 && !pointOnly) {
 			// The first statement may read at start_ts: nothing it could
 			// lock has been read at another ts yet.
 			ts, err := txn.NewForUpdateTS(ctx)

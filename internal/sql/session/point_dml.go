@@ -1,0 +1,60 @@
+package session
+
+import (
+	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/planner"
+)
+
+// pointDML reports whether p is an UPDATE or DELETE whose every read is a
+// point get by primary key or unique index, on a table without foreign
+// keys in either direction (a check or a cascade would read more).
+//
+// In a pessimistic transaction such a statement locks every key it reads,
+// present or not (exec.Context.LockPointReads), and every key it writes.
+// So it may run at the transaction's current for_update_ts instead of a
+// new one from PD, as TiDB does (notNeedGetLatestTSFromPD): a write
+// committed since on any of those keys fails the lock with a
+// PessimisticRetry conflict, and the statement runs again at a fresh
+// for_update_ts; when the lock succeeds, nothing it read has changed.
+func pointDML(p planner.Plan) bool {
+	switch d := p.(type) {
+	case *planner.Update:
+		if hasFKs(d.InfoSchema, d.Table) {
+			return false
+		}
+	case *planner.Delete:
+		if hasFKs(d.InfoSchema, d.Table) {
+			return false
+		}
+	default:
+		return false
+	}
+	c := p.Children()
+	return len(c) == 1 && pointReadsOnly(c[0])
+}
+
+// pointReadsOnly reports whether p reads only through point gets,
+// filtered or projected.
+func pointReadsOnly(p planner.Plan) bool {
+	switch p.(type) {
+	case *planner.PointGet:
+		return true
+	case *planner.Selection, *planner.Projection:
+		c := p.Children()
+		return len(c) == 1 && pointReadsOnly(c[0])
+	}
+	return false
+}
+
+// hasFKs reports whether t has foreign keys or is referenced by one (or
+// the schema to tell is missing).
+func hasFKs(is *catalog.InfoSchema, t *catalog.TableInfo) bool {
+	if is == nil || t == nil {
+		return true
+	}
+	if len(t.ForeignKeys) > 0 {
+		return true
+	}
+	db, ok := is.DatabaseByID(t.DBID)
+	return !ok || len(is.ReferencingFKs(db.Name, t.Name)) > 0
+}
