@@ -46,6 +46,26 @@ func pointReadsOnly(p planner.Plan) bool {
 	return false
 }
 
+// pointRead reports whether p reads one row by its primary key handle and
+// nothing else (filtered or projected): one key, one read. In autocommit
+// such a read needs no timestamp from PD: it reads the newest committed
+// version (start ts MaxUint64), as TiDB's optimizeWithMaxTS does. That is
+// linearizable: the leader answers from a snapshot taken under its lease
+// or after ReadIndex, a read at MaxUint64 does not raise max_ts, and a
+// lock of an unfinished commit on the key blocks it as any lock below the
+// read ts does (only a 2PC primary's own lock is read through: that txn
+// has not committed).
+func pointRead(p planner.Plan) bool {
+	switch v := p.(type) {
+	case *planner.PointGet:
+		return v.Index == nil && len(v.Handles) == 1
+	case *planner.Selection, *planner.Projection:
+		c := p.Children()
+		return len(c) == 1 && pointRead(c[0])
+	}
+	return false
+}
+
 // hasFKs reports whether t has foreign keys or is referenced by one (or
 // the schema to tell is missing).
 func hasFKs(is *catalog.InfoSchema, t *catalog.TableInfo) bool {

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"math"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/strata-db/strata/internal/chunk"
@@ -163,8 +164,15 @@ func (s *Session) runRead(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 		}
 		return res, nil
 	}
-	txn, autocommit, err := s.stmtTxn(ctx)
-	if err != nil {
+	var (
+		txn        *txnclient.Txn
+		autocommit bool
+		err        error
+	)
+	if s.txn == nil && s.vars.Autocommit() && pointRead(p) {
+		txn, autocommit = s.d.client.BeginAt(math.MaxUint64), true
+		s.configureTxn(txn)
+	} else if txn, autocommit, err = s.stmtTxn(ctx); err != nil {
 		return nil, err
 	}
 	res, _, err := s.readRows(ctx, q, p, txn, c, false)

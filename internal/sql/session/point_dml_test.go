@@ -1,0 +1,65 @@
+package session
+
+import (
+	"testing"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/strata-db/strata/internal/sql/expr"
+	"github.com/strata-db/strata/internal/sql/planner"
+	"github.com/strata-db/strata/internal/testutil/sqltest"
+)
+
+// Which statements skip a timestamp from PD: autocommit point reads of
+// one primary key (pointRead) and, in a pessimistic txn, UPDATE / DELETE
+// that read only through point gets on tables without foreign keys
+// (pointDML). Anything reading a range, through a join or a subquery,
+// or cascading does not.
+func TestPointStatements(t *testing.T) {
+	cat, _ := sqltest.NewCatalog(t)
+	sqltest.DDL(t, cat, `CREATE TABLE t (id INT PRIMARY KEY, u INT, k INT, c VARCHAR(10), UNIQUE KEY uu (u), KEY kk (k))
+CREATE TABLE p (id INT PRIMARY KEY)
+CREATE TABLE ch (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p (id) ON DELETE CASCADE)`)
+	ctx := &sqltest.Ctx{IS: cat.InfoSchema(), DB: "test"}
+	plan := func(sql string) planner.Plan {
+		t.Helper()
+		stmt, err := parser.New().ParseOneStmt(sql, "", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		expr.ParamMarkers(stmt)
+		p, err := planner.Build(ctx, stmt)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return p
+	}
+	for _, tc := range []struct {
+		sql   string
+		read  bool
+		write bool
+	}{
+		{"SELECT c FROM t WHERE id = ?", true, false},
+		{"SELECT c FROM t WHERE id = 7 AND k > 3", true, false},
+		{"SELECT c FROM t WHERE u = 7", false, false},
+		{"SELECT c FROM t WHERE id IN (1, 2)", false, false},
+		{"SELECT c FROM t WHERE id BETWEEN 1 AND 9", false, false},
+		{"SELECT c FROM t WHERE id = 1 FOR UPDATE", false, false},
+		{"SELECT c FROM t WHERE id = (SELECT MAX(id) FROM t)", false, false},
+		{"UPDATE t SET k = k + 1 WHERE id = ?", false, true},
+		{"UPDATE t SET c = 'x' WHERE u = 5", false, true},
+		{"DELETE FROM t WHERE id = 3", false, true},
+		{"UPDATE t SET k = k + 1 WHERE id >= 3", false, false},
+		{"UPDATE t SET k = 1 WHERE id = 3 AND k IN (SELECT k FROM t WHERE id > 5)", false, false},
+		{"DELETE FROM p WHERE id = 3", false, false},
+		{"UPDATE ch SET pid = 2 WHERE id = 3", false, false},
+		{"INSERT INTO t VALUES (1, 1, 1, 'a')", false, false},
+	} {
+		p := plan(tc.sql)
+		if got := pointRead(p); got != tc.read {
+			t.Errorf("pointRead(%s) = %v", tc.sql, got)
+		}
+		if got := pointDML(p); got != tc.write {
+			t.Errorf("pointDML(%s) = %v", tc.sql, got)
+		}
+	}
+}
