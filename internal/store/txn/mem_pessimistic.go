@@ -144,6 +144,9 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 	var pending map[string]bool // keys changed earlier in b: in memory after the change
 	m.mu.Lock()
 	room := m.max - len(m.locks)
+	if room <= 0 {
+		room = m.max - sc.purgeStaleLocked()
+	}
 	for i, op := range ops {
 		key, isLock := mvcc.DecodeLockKey(op.Key)
 		keep := true
@@ -183,6 +186,19 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 		return b, changes
 	}
 	return out, changes
+}
+
+// purgeStaleLocked drops the locks of the scope's region taken in another
+// term (lost with that leadership; otherwise dropped only when looked up)
+// and returns how many are left. The caller holds m.mu.
+func (sc *memScope) purgeStaleLocked() int {
+	m := sc.m
+	for k, l := range m.locks {
+		if l.regionID == sc.regionID && l.term != sc.term {
+			delete(m.locks, k)
+		}
+	}
+	return len(m.locks)
 }
 
 // apply makes the changes of a command whose engine write succeeded.

@@ -145,7 +145,7 @@ func TestMemPessimisticLocksResolvedWithoutKeys(t *testing.T) {
 
 // Past MaxMemPessimisticLocks new locks are written to the engine.
 func TestMemPessimisticLocksBounded(t *testing.T) {
-	s, _ := newMemLockStorage(t, Options{MaxMemPessimisticLocks: 1})
+	s, e := newMemLockStorage(t, Options{MaxMemPessimisticLocks: 1})
 	mustLock(t, s, lockReq(10, 10, 0, "a", "b"))
 	if keys := engineLockKeys(t, s); len(keys) != 1 || s.mem.len() != 1 {
 		t.Fatalf("engine locks %q, %d in memory; want one of each", keys, s.mem.len())
@@ -154,6 +154,13 @@ func TestMemPessimisticLocksBounded(t *testing.T) {
 	mustCommitPessimisticKey(t, s, 10, 10, 15, "b", "v2")
 	if keys := engineLockKeys(t, s); len(keys) != 0 || s.mem.len() != 0 {
 		t.Fatalf("after commit: engine locks %q, %d in memory", keys, s.mem.len())
+	}
+	// A lock left from an earlier term does not hold the room.
+	mustLock(t, s, lockReq(20, 20, 0, "c"))
+	e.term.Add(1)
+	mustLock(t, s, lockReq(30, 30, 0, "d"))
+	if keys := engineLockKeys(t, s); len(keys) != 0 || s.mem.len() != 1 {
+		t.Fatalf("after a term change: engine locks %q, %d in memory; want d in memory", keys, s.mem.len())
 	}
 }
 
