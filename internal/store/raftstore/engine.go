@@ -65,6 +65,17 @@ func (s *Store) LeaderTerm(ctx context.Context) (regionID, term uint64, start, e
 	return rt.p.regionID, rt.term, r.GetStartKey(), r.GetEndKey(), true
 }
 
+// RegionLeadership implements txn.LeaderTermer: the term and user-key
+// range of region id when this store leads it.
+func (s *Store) RegionLeadership(id uint64) (term uint64, start, end []byte, ok bool) {
+	p := s.peer(id)
+	if p == nil || p.destroyed.Load() || !p.isLeader.Load() {
+		return 0, nil, nil, false
+	}
+	r := p.Region()
+	return p.term.Load(), r.GetStartKey(), r.GetEndKey(), true
+}
+
 // siblings returns region and the regions here that follow it up to the
 // end of the range it had (what a client needs after a split).
 func (s *Store) siblings(region *kvrpcpb.Region) []*kvrpcpb.Region {

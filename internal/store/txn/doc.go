@@ -40,9 +40,10 @@
 //     writes all its modifications as one engine batch; a prewrite meeting
 //     any lock writes nothing.
 //   - An in-memory pessimistic lock is seen only by commands routed to its
-//     region in the term it was taken in; every write of such a command
-//     commits in that term or not at all. A lock lost with its leader
-//     aborts its txn at prewrite, as a lock lost in a crash does.
+//     region in the term it was taken in; every raft write of such a
+//     command commits in that term or not at all. A txn whose lock was
+//     lost with its leader fails at prewrite if the key was written since
+//     it began (the amend check), as after a lock lost in a crash.
 //   - Memory locks are released only after the engine write that makes the
 //     real locks (or 1PC commit records) visible has been applied, and
 //     before the latches are released.

@@ -3,6 +3,7 @@ package txn
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/mvcc"
@@ -16,6 +17,9 @@ import (
 // such an engine a Storage can keep pessimistic locks in memory.
 type LeaderTermer interface {
 	LeaderTerm(ctx context.Context) (regionID, term uint64, start, end []byte, ok bool)
+	// RegionLeadership is the same for a region by id, now: ok false
+	// when this store does not lead it.
+	RegionLeadership(regionID uint64) (term uint64, start, end []byte, ok bool)
 }
 
 // DefaultMaxMemPessimisticLocks bounds the in-memory pessimistic locks of
@@ -40,17 +44,28 @@ const DefaultMaxMemPessimisticLocks = 1 << 16
 //     raftstore refuses a proposal whose term has passed, so no write
 //     can rely on a lock of an earlier term;
 //   - a region split in the meantime changes nothing for the keys that
-//     stay in the region; the others' locks are dropped (their txns fail
-//     at prewrite and retry).
+//     stay in the region; the others' locks are dropped;
+//   - a txn whose lock was dropped finds it missing at prewrite, which
+//     then fails if the key was written since the txn's start (TiKV's
+//     amend check), as after a lock lost in a crash.
 //
-// Every change happens under the latches of the keys concerned (write
-// commands), so a command sees this table exactly for its own keys.
+// Locks change only under the latches of their keys (write commands), so
+// a command sees this table exactly for its own keys. Lookups never
+// change it; locks of lost leaderships are dropped when the table is full
+// (purgeLocked).
+//
+// Not here: a leader transfer does not hand the locks over (TiKV proposes
+// them first), and a batch that only changes memory locks is not checked
+// against the term (no raft write). So a transaction that only locks
+// (SELECT ... FOR UPDATE, then COMMIT) can lose its mutual exclusion
+// across a leader change; one that writes cannot lose an update.
 type memPessimisticLocks struct {
 	tl  LeaderTermer
 	max int
 
-	mu    sync.Mutex
-	locks map[string]memPessimisticLock
+	mu        sync.Mutex
+	locks     map[string]memPessimisticLock
+	lastPurge time.Time
 }
 
 // memPessimisticLock is one in-memory lock: its encoded value and tag.
@@ -108,14 +123,10 @@ func (sc *memScope) lookup(key []byte) ([]byte, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	l, ok := m.locks[string(key)]
-	if !ok {
-		return nil, false
-	}
-	if !sc.covers(string(key), l) {
-		// Another region's lock, or one of an earlier term: stale.
-		if l.regionID != sc.regionID || l.term != sc.term {
-			delete(m.locks, string(key))
-		}
+	if !ok || !sc.covers(string(key), l) {
+		// Another region's lock or another term's: not this command's
+		// to see (a command routed before a leader change must not drop
+		// the locks of the new leadership either).
 		return nil, false
 	}
 	return l.value, true
@@ -131,7 +142,8 @@ func (sc *memScope) load(key []byte) (*mvcc.Lock, error) {
 }
 
 // split takes the lock operations of b that concern the table out of it:
-// a pessimistic lock put goes to memory (while there is room), a delete
+// a pessimistic lock put goes to memory (while there is room, and when
+// the engine holds no lock of the key: that one would hide it), a delete
 // of a lock that lives only in memory is dropped. It returns the batch to
 // write to the engine (b itself when nothing was taken) and the changes
 // to make once that write succeeded. engineMayHave tells whether the
@@ -143,10 +155,7 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 	ops := b.Ops()
 	var pending map[string]bool // keys changed earlier in b: in memory after the change
 	m.mu.Lock()
-	room := m.max - len(m.locks)
-	if room <= 0 {
-		room = m.max - sc.purgeStaleLocked()
-	}
+	room := -1 // computed at the first pessimistic put
 	for i, op := range ops {
 		key, isLock := mvcc.DecodeLockKey(op.Key)
 		keep := true
@@ -158,8 +167,18 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 			if pending == nil {
 				pending = map[string]bool{}
 			}
+			toMem := false
+			if op.Kind == engine.OpPut && isPessimisticLockValue(op.Value) {
+				if room < 0 {
+					room = m.max - len(m.locks)
+					if room <= 0 {
+						room = m.max - m.purgeLocked()
+					}
+				}
+				toMem = inMem || (room > 0 && !engineMayHave(key))
+			}
 			switch {
-			case op.Kind == engine.OpPut && isPessimisticLockValue(op.Value) && (inMem || room > 0):
+			case toMem:
 				if !inMem {
 					room--
 				}
@@ -188,14 +207,28 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 	return out, changes
 }
 
-// purgeStaleLocked drops the locks of the scope's region taken in another
-// term (lost with that leadership; otherwise dropped only when looked up)
-// and returns how many are left. The caller holds m.mu.
-func (sc *memScope) purgeStaleLocked() int {
-	m := sc.m
-	for k, l := range m.locks {
-		if l.regionID == sc.regionID && l.term != sc.term {
-			delete(m.locks, k)
+// purgeLocked drops the locks of leaderships this store no longer holds:
+// another term of their region, a region it does not lead, a key that
+// left the region. It runs when the table is full, at most once a
+// second, and returns how many locks are left. The caller holds m.mu.
+func (m *memPessimisticLocks) purgeLocked() int {
+	if now := time.Now(); now.Sub(m.lastPurge) >= time.Second {
+		m.lastPurge = now
+		type lead struct {
+			term       uint64
+			start, end []byte
+			ok         bool
+		}
+		leads := map[uint64]lead{}
+		for k, l := range m.locks {
+			ld, seen := leads[l.regionID]
+			if !seen {
+				ld.term, ld.start, ld.end, ld.ok = m.tl.RegionLeadership(l.regionID)
+				leads[l.regionID] = ld
+			}
+			if !ld.ok || ld.term != l.term || k < string(ld.start) || (len(ld.end) > 0 && k >= string(ld.end)) {
+				delete(m.locks, k)
+			}
 		}
 	}
 	return len(m.locks)

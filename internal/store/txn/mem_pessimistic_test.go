@@ -23,6 +23,10 @@ func (e *termEngine) LeaderTerm(context.Context) (uint64, uint64, []byte, []byte
 	return 1, e.term.Load(), nil, nil, true
 }
 
+func (e *termEngine) RegionLeadership(id uint64) (uint64, []byte, []byte, bool) {
+	return e.term.Load(), nil, nil, id == 1
+}
+
 // newMemLockStorage is newTestStorage with in-memory pessimistic locks.
 func newMemLockStorage(t testing.TB, o Options) (*Storage, *termEngine) {
 	t.Helper()
@@ -171,4 +175,38 @@ func mustCommitPessimisticKey(t *testing.T, s *Storage, startTS, forUpdateTS, co
 	mustPrewrite(t, s, &kvrpcpb.PrewriteRequest{Mutations: []*kvrpcpb.Mutation{put(key, value)}, PrimaryLock: []byte("a"),
 		StartVersion: startTS, ForUpdateTs: forUpdateTS, LockTtl: 3000, IsPessimisticLock: []bool{true}})
 	mustCommit(t, s, startTS, commitTS, key)
+}
+
+// A key whose lock is in the engine (the table was full when it was
+// taken) keeps it there: a newer put of it (a re-lock, a heartbeat) must
+// not go to memory, where the engine's older lock would hide it.
+func TestMemPessimisticLockNotBehindEngineLock(t *testing.T) {
+	s, _ := newMemLockStorage(t, Options{MaxMemPessimisticLocks: 1})
+	mustLock(t, s, lockReq(10, 10, 0, "a", "b")) // a in memory, b in the engine
+	rb, err := s.KvPessimisticRollback(bg, &kvrpcpb.PessimisticRollbackRequest{StartVersion: 10, ForUpdateTs: 10, Keys: bkeys("a")})
+	if err != nil || len(rb.Errors) > 0 {
+		t.Fatalf("pessimistic rollback: %v %s", err, fmtKeyErrs(rb.Errors))
+	}
+	mustLock(t, s, lockReq(10, 20, 0, "b"))
+	var l *mvcc.Lock
+	if err := s.read(bg, func(r *mvcc.Reader) { l, err = r.LoadLock([]byte("b")) }); err != nil {
+		t.Fatal(err)
+	}
+	if err != nil || l == nil || l.ForUpdateTS != 20 || s.mem.len() != 0 {
+		t.Fatalf("b's engine lock %+v (%v), %d in memory; want the engine lock at for_update_ts 20", l, err, s.mem.len())
+	}
+}
+
+// A command routed before a leader change neither sees nor drops the
+// locks of the new leadership.
+func TestMemPessimisticLockStaleRouteLeavesIt(t *testing.T) {
+	s, e := newMemLockStorage(t, Options{WaitForLockTimeout: time.Minute})
+	mustLock(t, s, lockReq(10, 10, 0, "a"))
+	old := &memScope{m: s.mem, regionID: 1, term: e.term.Load() - 1}
+	if _, ok := old.lookup([]byte("a")); ok {
+		t.Fatal("a command of an earlier term sees the lock")
+	}
+	if s.lockReleased(bg, []byte("a"), 10) || s.mem.len() != 1 {
+		t.Fatalf("the lock of 10 is gone after a stale lookup (%d in memory)", s.mem.len())
+	}
 }
