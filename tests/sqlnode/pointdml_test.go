@@ -77,3 +77,28 @@ func TestPessimisticPointDMLForUpdateTS(t *testing.T) {
 		t.Fatalf("index kk finds %s rows at 103", got)
 	}
 }
+
+// TestPessimisticPointDMLStaleDuplicate: a point UPDATE first tried at the
+// txn's current for_update_ts checks a new unique value against rows as
+// of that ts; a row that held the value but was deleted since must not
+// make it fail with a duplicate key: the error sends it to a fresh ts.
+func TestPessimisticPointDMLStaleDuplicate(t *testing.T) {
+	n := startServer(t)
+	db := n.db("")
+	admin := newConn(t, db)
+	admin.exec("CREATE DATABASE d")
+	admin.exec("CREATE TABLE d.u (id INT PRIMARY KEY, u INT, UNIQUE KEY uu (u))")
+	admin.exec("INSERT INTO d.u VALUES (1, 10), (2, 20), (3, 30)")
+	c1 := newConn(t, db)
+	c1.exec("BEGIN")
+	c1.exec("UPDATE d.u SET u = 11 WHERE id = 1")
+	admin.exec("DELETE FROM d.u WHERE id = 3")
+	c1.exec("UPDATE d.u SET u = 30 WHERE id = 2")
+	if err := c1.try("UPDATE d.u SET u = 11 WHERE id = 2"); mysqlErrno(err) != 1062 {
+		t.Errorf("a real duplicate: %v, want 1062", err)
+	}
+	c1.exec("COMMIT")
+	if got := admin.one("SELECT GROUP_CONCAT(CONCAT(id, ':', u) ORDER BY id) FROM d.u"); got != "1:11,2:30" {
+		t.Fatalf("rows = %s, want 1:11,2:30", got)
+	}
+}

@@ -15,7 +15,8 @@
 // (stmt_txn.go). BEGIN, or a statement with autocommit off, opens an
 // explicit one that COMMIT or ROLLBACK ends; it is pessimistic unless
 // tidb_txn_mode (or BEGIN OPTIMISTIC) says otherwise. A pessimistic
-// statement (stmt_pessimistic.go) runs at a fresh for_update_ts over a
+// statement (stmt_pessimistic.go) runs at a fresh for_update_ts (a point
+// UPDATE / DELETE first at the txn's current one, point_dml.go) over a
 // staging buffer, then locks the rows and unique entries it wrote and the
 // keys its point gets read (SELECT ... FOR UPDATE: the rows it returned);
 // a write conflict drops the staged writes and runs it again, a deadlock

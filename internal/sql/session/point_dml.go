@@ -51,10 +51,11 @@ func pointReadsOnly(p planner.Plan) bool {
 // such a read needs no timestamp from PD: it reads the newest committed
 // version (start ts MaxUint64), as TiDB's optimizeWithMaxTS does. That is
 // linearizable: the leader answers from a snapshot taken under its lease
-// or after ReadIndex, a read at MaxUint64 does not raise max_ts, and a
-// lock of an unfinished commit on the key blocks it as any lock below the
-// read ts does (only a 2PC primary's own lock is read through: that txn
-// has not committed).
+// or after ReadIndex, and a read at MaxUint64 does not raise max_ts. A
+// lock on the key is resolved as for any read, except that the read goes
+// past a 2PC lock whose txn is not committed (a primary's own lock; a
+// secondary whose primary CheckTxnStatus finds still locked): that txn
+// has not committed, so the newest committed version is the answer.
 func pointRead(p planner.Plan) bool {
 	switch v := p.(type) {
 	case *planner.PointGet:

@@ -21,19 +21,23 @@ type pessimisticStmt func(view kv.Transaction, forUpdateTS uint64) (keys []kv.Ke
 // runPessimistic runs a DML statement or SELECT ... FOR UPDATE of an
 // explicit pessimistic transaction (reference §5.4): it executes at a
 // fresh for_update_ts (a "current read" of the latest committed rows,
-// its writes staged), locks the keys it wrote or selected, and keeps its
+// its writes staged; a point statement may first try the txn's current
+// one, see pointOnly), locks the keys it wrote or selected, and keeps its
 // writes. A write committed on one of those keys after for_update_ts
 // means the statement read stale rows: its staged writes are dropped and
 // it runs again at a newer for_update_ts. A deadlock rolls the whole
 // transaction back (MySQL 1213); a lock wait timeout fails the statement
 // only (1205, innodb_rollback_on_timeout=OFF).
 //
-// pointOnly (see pointDML): the statement locks everything it reads, so
-// its first run may read at the txn's current for_update_ts instead of
-// a new one; a newer commit on what it read makes it run again.
+// pointOnly (see pointDML): the statement locks the rows it reads, so its
+// first run may read at the txn's current for_update_ts instead of a new
+// one; a newer commit on what it read makes it run again. So does an
+// error of that first run: a duplicate-key or value check may have read
+// a stale row it does not lock.
 func (s *Session) runPessimistic(ctx context.Context, txn *txnclient.Txn, pointOnly bool, run pessimisticStmt) error {
 	for attempt := 0; ; attempt++ {
 		forUpdateTS := txn.ForUpdateTS()
+		reused := attempt == 0 && pointOnly && txn.LockedKeys() > 0
 		if attempt > 0 || (txn.LockedKeys() > 0 && !pointOnly) {
 			// The first statement may read at start_ts: nothing it could
 			// lock has been read at another ts yet.
@@ -45,6 +49,9 @@ func (s *Session) runPessimistic(ctx context.Context, txn *txnclient.Txn, pointO
 		}
 		keys, keep, err := run(txn.ForUpdateView(forUpdateTS), forUpdateTS)
 		if err != nil {
+			if reused && ctx.Err() == nil {
+				continue
+			}
 			return err
 		}
 		err = txn.LockKeys(ctx, txnclient.LockOptions{ForUpdateTS: forUpdateTS, Wait: s.vars.LockWaitTimeout()}, keys...)
