@@ -58,8 +58,6 @@ func (a *pdStore) IsAlreadyBootstrapped(err error) bool {
 	return errors.Is(err, pdclient.ErrAlreadyBootstrapped)
 }
 
-// raftConfig maps the config file's [raftstore] and [coprocessor] keys
-// onto the raftstore's.
 // txnOptions maps [pessimistic-txn] onto the transactional storage.
 func txnOptions(file *config.Config) txn.Options {
 	p := &file.PessimisticTxn
@@ -69,6 +67,8 @@ func txnOptions(file *config.Config) txn.Options {
 	}
 }
 
+// raftConfig maps the config file's [raftstore] and [coprocessor] keys
+// onto the raftstore's.
 func raftConfig(file *config.Config, log *slog.Logger) raftstore.Config {
 	r, c := &file.Raftstore, &file.Coprocessor
 	return raftstore.Config{

@@ -67,7 +67,7 @@ func (o *GRPCOptions) fill() {
 
 // GRPCWindowSize is the static per-stream and per-connection flow-control
 // window of the connections to stores.
-const GRPCWindowSize = 64 << 20
+const GRPCWindowSize = 16 << 20
 
 func (o *GRPCOptions) dialOptions() []grpc.DialOption {
 	bo := backoff.DefaultConfig

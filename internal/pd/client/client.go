@@ -180,7 +180,7 @@ func (c *Client) conn(addr string) (*pdConn, error) {
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 3 * time.Second}),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: time.Second}),
 		// Static windows: no BDP ping per TSO answer, few WINDOW_UPDATEs.
-		grpc.WithInitialWindowSize(64<<20), grpc.WithInitialConnWindowSize(64<<20),
+		grpc.WithInitialWindowSize(16<<20), grpc.WithInitialConnWindowSize(16<<20),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32)),
 	)
 	if err != nil {

@@ -67,7 +67,7 @@ type storeConn struct {
 const sendQueueLen = 4096
 
 // grpcWindowSize is the static flow-control window of raft connections.
-const grpcWindowSize = 64 << 20
+const grpcWindowSize = 16 << 20
 
 func (t *GRPCTransport) conn(id uint64) *storeConn {
 	t.mu.Lock()
