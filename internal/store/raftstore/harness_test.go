@@ -78,6 +78,8 @@ type testCluster struct {
 	stores []*testStore // index = store id - 1
 	// raftFS, if set, gives each store's raftdb its file system.
 	raftFS func(id uint64) vfs.FS
+	// handoff, if set, is each store (re)started's LockHandoff.
+	handoff LockHandoff
 }
 
 type testStore struct {
@@ -149,6 +151,9 @@ func (c *testCluster) start(ts *testStore) {
 		c.t.Fatal(err)
 	}
 	ts.s = s
+	if c.handoff != nil {
+		s.SetLockHandoff(c.handoff)
+	}
 	c.trans.Register(s)
 	s.Start()
 }

@@ -53,6 +53,7 @@ func (p *peer) handle(it any) {
 		// reads, and no renewal, for an election timeout.
 		p.leaseSuspect.Store(p.s.now() + int64(p.s.cfg.ElectionTicks)*int64(p.s.cfg.TickInterval))
 		p.leaseTerm.Store(0)
+		p.handOffLocks()
 		p.rn.TransferLeader(m.to)
 	case msgSnapStatus:
 		st := raft.SnapshotFinish
@@ -121,6 +122,35 @@ func (p *peer) failReads(err error) {
 
 // propose appends prop to the raft log if this peer leads and the
 // command's epoch is current. Loop goroutine.
+// handOffLocks proposes the region's in-memory pessimistic locks as a
+// write before a leader transfer: appended ahead of the transfer, the
+// entry reaches the transferee before it may campaign. Nobody waits for
+// it; if it fails, the locks are lost as in a crash.
+func (p *peer) handOffLocks() {
+	if p.s.handoff == nil || !p.isLeader.Load() {
+		return
+	}
+	b := p.s.handoff.HandoffLocks(p.regionID, p.term.Load())
+	if b == nil || b.Empty() {
+		return
+	}
+	region := p.Region()
+	if err := checkKeysInRegion(b, region, p.region.Load().ranges); err != nil {
+		return
+	}
+	ops := make([]*raftserverpb.WriteOp, 0, b.Len())
+	for _, op := range b.Ops() {
+		ops = append(ops, &raftserverpb.WriteOp{Kind: uint32(op.Kind), Key: op.Key, Value: op.Value})
+	}
+	cmd := &raftserverpb.RaftCmdRequest{
+		Header: &raftserverpb.RaftRequestHeader{
+			RegionId: p.regionID, Peer: findPeer(region, p.peerID), RegionEpoch: region.GetRegionEpoch(),
+		},
+		Ops: ops,
+	}
+	p.propose(&proposal{id: proposalIDs.Add(1), cmd: cmd, noSync: true, done: func(applyResult) {}})
+}
+
 func (p *peer) propose(prop *proposal) {
 	if !p.isLeader.Load() || (prop.wantTerm != 0 && prop.wantTerm != p.term.Load()) {
 		prop.done(applyResult{err: errNotLeader(p.regionID, p.leaderPeer())})

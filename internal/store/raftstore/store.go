@@ -50,6 +50,14 @@ type ApplyObserver interface {
 	RangeReset(start, end []byte)
 }
 
+// LockHandoff returns the in-memory pessimistic locks of a region this
+// store leads in term, as the engine writes that persist them (store/txn's
+// Storage): a leader proposes them before it hands leadership over, so
+// the transferee finds them (TiKV does the same).
+type LockHandoff interface {
+	HandoffLocks(regionID, term uint64) *engine.Batch
+}
+
 // MaxTSUpdater raises the store's max_ts (store/txn's concurrency
 // manager) when a peer becomes leader.
 type MaxTSUpdater interface{ UpdateMaxTS(ts uint64) }
@@ -79,6 +87,7 @@ type Store struct {
 	trans    Transport
 	pd       PD
 	observer ApplyObserver
+	handoff  LockHandoff
 	maxTS    MaxTSUpdater
 	start    time.Time
 	loops    []*raftLoop
@@ -155,6 +164,10 @@ func NewStore(cfg Config, d Deps) (*Store, error) {
 // SetObserver sets the apply observer (store/txn's Storage, built over
 // this Store, so set after NewStore); call before Start.
 func (s *Store) SetObserver(o ApplyObserver) { s.observer = o }
+
+// SetLockHandoff sets where a leader about to transfer leadership takes
+// the in-memory locks to persist first; before Start.
+func (s *Store) SetLockHandoff(h LockHandoff) { s.handoff = h }
 
 // SetMaxTSUpdater sets what a new leader raises max_ts on; before Start.
 func (s *Store) SetMaxTSUpdater(m MaxTSUpdater) { s.maxTS = m }

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
+
+	"github.com/strata-db/strata/internal/store/engine"
 )
 
 func key(i int) []byte { return []byte(fmt.Sprintf("key%05d", i)) }
@@ -142,5 +145,48 @@ func TestWriteRefusedAfterTermChange(t *testing.T) {
 	}
 	if v, err := c.get(key(1)); err != nil || v != nil {
 		t.Fatalf("key 1 = %q, %v; the refused write must not apply", v, err)
+	}
+}
+
+// handoffFunc is a LockHandoff from a function.
+type handoffFunc func(regionID, term uint64) *engine.Batch
+
+func (f handoffFunc) HandoffLocks(regionID, term uint64) *engine.Batch { return f(regionID, term) }
+
+// A leader asked to transfer leadership first proposes what its
+// LockHandoff returns (the in-memory pessimistic locks): the new leader
+// has it without anyone writing it again.
+func TestTransferLeaderHandsOffLocks(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	var asked atomic.Int64
+	c.handoff = handoffFunc(func(regionID, term uint64) *engine.Batch {
+		asked.Add(1)
+		return writeBatch(key(7), fmt.Sprintf("lock of region %d term %d", regionID, term))
+	})
+	for id := uint64(1); id <= 3; id++ {
+		c.stop(id)
+		c.restart(id)
+	}
+	l := c.leader(1)
+	term := l.s.peer(1).term.Load()
+	var to *testStore
+	for _, ts := range c.stores {
+		if ts.id != l.id {
+			to = ts
+			break
+		}
+	}
+	for _, pr := range l.s.peer(1).Region().GetPeers() {
+		if pr.GetStoreId() == to.id {
+			l.s.TransferLeader(1, pr.GetId())
+		}
+	}
+	c.waitFor("the transferee leads", func() bool { return to.s.IsLeader(1) })
+	want := fmt.Sprintf("lock of region 1 term %d", term)
+	c.waitFor("the handed-over write applied on the new leader", func() bool {
+		return string(c.localGet(to.id, key(7))) == want
+	})
+	if asked.Load() == 0 {
+		t.Fatal("the hand-off was never asked")
 	}
 }

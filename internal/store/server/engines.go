@@ -40,6 +40,7 @@ func OpenEngines(dir string, eo engine.Options) (*engine.Pebble, *pebble.DB, err
 // the max_ts a new leader raises. Call before rs.Start.
 func NewRaftStorage(rs *raftstore.Store, opts txn.Options) *txn.Storage {
 	storage := txn.NewStorage(rs, opts)
+	rs.SetLockHandoff(storage)
 	rs.SetObserver(storage)
 	rs.SetMaxTSUpdater(storage.ConcurrencyManager())
 	return storage

@@ -54,11 +54,13 @@ const DefaultMaxMemPessimisticLocks = 1 << 16
 // change it; locks of lost leaderships are dropped when the table is full
 // (purgeLocked).
 //
-// Not here: a leader transfer does not hand the locks over (TiKV proposes
-// them first), and a batch that only changes memory locks is not checked
-// against the term (no raft write). So a transaction that only locks
-// (SELECT ... FOR UPDATE, then COMMIT) can lose its mutual exclusion
-// across a leader change; one that writes cannot lose an update.
+// A leader about to transfer leadership writes its region's locks through
+// raft first (HandoffLocks), as TiKV does, so a planned transfer loses
+// none. A lock lost otherwise (the leader died or was deposed) is not
+// detected by a batch that only changes memory locks (no raft write, no
+// term check): a transaction that only locks (SELECT ... FOR UPDATE, then
+// COMMIT) can then lose its mutual exclusion; one that writes cannot lose
+// an update.
 type memPessimisticLocks struct {
 	tl  LeaderTermer
 	max int
@@ -267,6 +269,28 @@ func (sc *memScope) txnKeys(startTS uint64) [][]byte {
 		}
 	}
 	return out
+}
+
+// HandoffLocks implements the raftstore's LockHandoff: the locks of
+// regionID taken in term, as engine puts. They stay in the table (the
+// term ends with the transfer, and a command of this term that changes
+// one writes it through raft, as the handed-over copy is in the lock
+// index once applied).
+func (s *Storage) HandoffLocks(regionID, term uint64) *engine.Batch {
+	m := s.mem
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var b engine.Batch
+	for k, l := range m.locks {
+		if l.regionID == regionID && l.term == term {
+			b.Put(mvcc.LockKey([]byte(k)), l.value)
+		}
+	}
+	b.NoSync = true
+	return &b
 }
 
 // len returns the number of locks held (tests, metrics).

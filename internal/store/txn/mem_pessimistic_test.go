@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/mvcc"
 )
 
@@ -208,5 +209,28 @@ func TestMemPessimisticLockStaleRouteLeavesIt(t *testing.T) {
 	}
 	if s.lockReleased(bg, []byte("a"), 10) || s.mem.len() != 1 {
 		t.Fatalf("the lock of 10 is gone after a stale lookup (%d in memory)", s.mem.len())
+	}
+}
+
+// HandoffLocks gives the region's locks of the leader's term as engine
+// lock puts, the same bytes a lock write would have put.
+func TestMemPessimisticLocksHandoff(t *testing.T) {
+	s, e := newMemLockStorage(t, Options{})
+	mustLock(t, s, lockReq(10, 10, 0, "a", "b"))
+	if b := s.HandoffLocks(1, e.term.Load()-1); b.Len() != 0 {
+		t.Fatalf("an earlier term's hand-off has %d ops", b.Len())
+	}
+	b := s.HandoffLocks(1, e.term.Load())
+	got := map[string]bool{}
+	for _, op := range b.Ops() {
+		k, ok := mvcc.DecodeLockKey(op.Key)
+		l, err := mvcc.DecodeLock(op.Value)
+		if !ok || op.Kind != engine.OpPut || err != nil || !l.IsPessimistic() || l.StartTS != 10 {
+			t.Fatalf("hand-off op %c %q: lock %+v %v", op.Kind, op.Key, l, err)
+		}
+		got[string(k)] = true
+	}
+	if len(got) != 2 || !got["a"] || !got["b"] || !b.NoSync {
+		t.Fatalf("hand-off of keys %v (NoSync %v), want a and b", got, b.NoSync)
 	}
 }
