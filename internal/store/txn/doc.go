@@ -62,8 +62,8 @@
 //     region's.
 //   - ScanLock does not list in-memory pessimistic locks (GC does not
 //     need them: a pessimistic lock hides no value); a split drops those
-//     of the keys that leave the region instead of moving them (their
-//     txns retry), and a leader transfer does not hand them over.
+//     of the keys that leave the region instead of moving them (a leader
+//     transfer writes them through raft first: HandoffLocks).
 //
 // # Lock order
 //
