@@ -134,13 +134,16 @@ func (p *peer) handOffLocks() {
 	if b == nil || b.Empty() {
 		return
 	}
-	region := p.Region()
-	if err := checkKeysInRegion(b, region, p.region.Load().ranges); err != nil {
-		return
-	}
+	v := p.region.Load()
+	region := v.region
 	ops := make([]*raftserverpb.WriteOp, 0, b.Len())
 	for _, op := range b.Ops() {
-		ops = append(ops, &raftserverpb.WriteOp{Kind: uint32(op.Kind), Key: op.Key, Value: op.Value})
+		if inRanges(op.Key, v.ranges) { // a split may have moved some keys away
+			ops = append(ops, &raftserverpb.WriteOp{Kind: uint32(op.Kind), Key: op.Key, Value: op.Value})
+		}
+	}
+	if len(ops) == 0 {
+		return
 	}
 	cmd := &raftserverpb.RaftCmdRequest{
 		Header: &raftserverpb.RaftRequestHeader{

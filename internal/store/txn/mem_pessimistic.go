@@ -177,7 +177,10 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 						room = m.max - m.purgeLocked()
 					}
 				}
-				toMem = inMem || (room > 0 && !engineMayHave(key))
+				// A key whose lock may be in the engine (taken when the
+				// table was full, or handed over before a leader transfer
+				// that did not happen) keeps it there.
+				toMem = !engineMayHave(key) && (inMem || room > 0)
 			}
 			switch {
 			case toMem:

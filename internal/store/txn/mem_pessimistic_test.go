@@ -234,3 +234,29 @@ func TestMemPessimisticLocksHandoff(t *testing.T) {
 		t.Fatalf("hand-off of keys %v (NoSync %v), want a and b", got, b.NoSync)
 	}
 }
+
+// Once a lock was handed over (a leader transfer that then did not
+// happen), its key's lock is in the engine too: a re-lock goes there, or
+// the engine's copy would hide it.
+func TestMemPessimisticLockAfterHandoff(t *testing.T) {
+	s, e := newMemLockStorage(t, Options{})
+	mustLock(t, s, lockReq(10, 10, 0, "a"))
+	b := s.HandoffLocks(1, e.term.Load())
+	if err := s.eng.Write(bg, b); err != nil {
+		t.Fatal(err)
+	}
+	s.Applied(b)
+	mustLock(t, s, lockReq(10, 20, 0, "a"))
+	var l *mvcc.Lock
+	var err error
+	if err := s.read(bg, func(r *mvcc.Reader) { l, err = r.LoadLock([]byte("a")) }); err != nil {
+		t.Fatal(err)
+	}
+	if err != nil || l == nil || l.ForUpdateTS != 20 || s.mem.len() != 0 {
+		t.Fatalf("a's engine lock %+v (%v), %d in memory; want the engine lock at for_update_ts 20 only", l, err, s.mem.len())
+	}
+	pessimisticCommit(t, s, 10, 20, 25, "a", "v")
+	if keys := engineLockKeys(t, s); len(keys) != 0 {
+		t.Fatalf("locks left after the commit: %q", keys)
+	}
+}
