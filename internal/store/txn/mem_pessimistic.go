@@ -119,7 +119,8 @@ func (m *memPessimisticLocks) scope(ctx context.Context) *memScope {
 }
 
 // lookup returns key's in-memory lock as seen by the scope: a lock of
-// another region or term is dropped and reported absent.
+// another region or term, or of a key the region no longer holds, is
+// reported absent (and left for purgeLocked).
 func (sc *memScope) lookup(key []byte) ([]byte, bool) {
 	m := sc.m
 	m.mu.Lock()
