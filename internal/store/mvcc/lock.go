@@ -144,6 +144,12 @@ func (l *Lock) Encode(dst []byte) []byte {
 	return dst
 }
 
+// IsPessimisticRecord reports whether an encoded lock record is a
+// pessimistic lock, from its type byte alone (no decode).
+func IsPessimisticRecord(b []byte) bool {
+	return len(b) > 0 && kv.LockType(b[0]) == kv.LockTypePessimistic
+}
+
 // DecodeLock parses a lock record. Unknown tags end the parse (forward
 // compatibility). Slices alias b.
 func DecodeLock(b []byte) (*Lock, error) {

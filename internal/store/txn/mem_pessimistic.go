@@ -167,11 +167,8 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 			if !seen {
 				_, inMem = m.locks[string(key)]
 			}
-			if pending == nil {
-				pending = map[string]bool{}
-			}
 			toMem := false
-			if op.Kind == engine.OpPut && isPessimisticLockValue(op.Value) {
+			if op.Kind == engine.OpPut && mvcc.IsPessimisticRecord(op.Value) {
 				if room < 0 {
 					room = m.max - len(m.locks)
 					if room <= 0 {
@@ -182,6 +179,9 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 				// table was full, or handed over before a leader transfer
 				// that did not happen) keeps it there.
 				toMem = !engineMayHave(key) && (inMem || room > 0)
+			}
+			if (toMem || inMem) && pending == nil {
+				pending = map[string]bool{} // only batches that change the table
 			}
 			switch {
 			case toMem:
@@ -302,11 +302,4 @@ func (m *memPessimisticLocks) len() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.locks)
-}
-
-// isPessimisticLockValue reports whether an encoded lock is a pessimistic
-// lock.
-func isPessimisticLockValue(v []byte) bool {
-	l, err := mvcc.DecodeLock(v)
-	return err == nil && l.IsPessimistic()
 }
