@@ -177,20 +177,24 @@ func (s *Store) Write(ctx context.Context, b *engine.Batch) error {
 	if err := checkKeysInRegion(b, v.region, v.ranges); err != nil {
 		return err
 	}
-	ops := make([]*raftserverpb.WriteOp, 0, b.Len())
-	for _, op := range b.Ops() {
-		ops = append(ops, &raftserverpb.WriteOp{Kind: uint32(op.Kind), Key: op.Key, Value: op.Value})
-	}
 	p := rt.p
-	cmd := &raftserverpb.RaftCmdRequest{
-		Header: &raftserverpb.RaftRequestHeader{
-			RegionId: p.regionID, Peer: rt.rc.GetPeer(), RegionEpoch: rt.rc.GetRegionEpoch(),
-		},
-		Ops: ops,
-	}
+	cmd := writeCmd(p.regionID, rt.rc.GetPeer(), rt.rc.GetRegionEpoch(), b.Ops())
 	// Refused unless p still leads in the term the request was routed in.
 	_, err := s.submit(p, &proposal{cmd: cmd, noSync: b.NoSync, wantTerm: rt.term})
 	return err
+}
+
+// writeCmd is the raft command that writes ops to region regionID as of
+// epoch, proposed by peer.
+func writeCmd(regionID uint64, peer *kvrpcpb.Peer, epoch *kvrpcpb.RegionEpoch, ops []engine.Op) *raftserverpb.RaftCmdRequest {
+	wops := make([]*raftserverpb.WriteOp, 0, len(ops))
+	for _, op := range ops {
+		wops = append(wops, &raftserverpb.WriteOp{Kind: uint32(op.Kind), Key: op.Key, Value: op.Value})
+	}
+	return &raftserverpb.RaftCmdRequest{
+		Header: &raftserverpb.RaftRequestHeader{RegionId: regionID, Peer: peer, RegionEpoch: epoch},
+		Ops:    wops,
+	}
 }
 
 // propose hands cmd to p's raft group and waits for its apply.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+	"github.com/strata-db/strata/internal/store/engine"
 )
 
 // Mailbox items besides raft messages, proposals and reads.
@@ -135,22 +136,16 @@ func (p *peer) handOffLocks() {
 		return
 	}
 	v := p.region.Load()
-	region := v.region
-	ops := make([]*raftserverpb.WriteOp, 0, b.Len())
+	var ops []engine.Op
 	for _, op := range b.Ops() {
 		if inRanges(op.Key, v.ranges) { // a split may have moved some keys away
-			ops = append(ops, &raftserverpb.WriteOp{Kind: uint32(op.Kind), Key: op.Key, Value: op.Value})
+			ops = append(ops, op)
 		}
 	}
 	if len(ops) == 0 {
 		return
 	}
-	cmd := &raftserverpb.RaftCmdRequest{
-		Header: &raftserverpb.RaftRequestHeader{
-			RegionId: p.regionID, Peer: findPeer(region, p.peerID), RegionEpoch: region.GetRegionEpoch(),
-		},
-		Ops: ops,
-	}
+	cmd := writeCmd(p.regionID, findPeer(v.region, p.peerID), v.region.GetRegionEpoch(), ops)
 	p.propose(&proposal{id: proposalIDs.Add(1), cmd: cmd, noSync: true, done: func(applyResult) {}})
 }
 
