@@ -13,13 +13,35 @@ import (
 	"github.com/strata-db/strata/tests/testproc"
 )
 
+// startServerWithStatus starts a server with its status port on and
+// returns it and the status address.
+func startServerWithStatus(t *testing.T) (*sqlNode, string) {
+	t.Helper()
+	p := testproc.Start(t, "server", "--data-dir", filepath.Join(t.TempDir(), "d"), "--port", "0", "--status-port", "0")
+	statusAddr := p.WaitLine(regexp.MustCompile(`strata server status on (127\.0\.0\.1:\d+)`), time.Minute)[1]
+	return &sqlNode{t: t, port: p.WaitLine(readyRE, time.Minute)[2], proc: p}, statusAddr
+}
+
+// statusGet returns the body of GET path on the status port, failing the
+// test on anything but 200.
+func statusGet(t *testing.T, statusAddr, path string) string {
+	t.Helper()
+	resp, err := http.Get(fmt.Sprintf("http://%s%s", statusAddr, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("%s: %s", path, resp.Status)
+	}
+	return string(b)
+}
+
 // TestStatusPort: the status port serves /status, /metrics with the SQL
 // layer's series, and pprof.
 func TestStatusPort(t *testing.T) {
-	p := testproc.Start(t, "server", "--data-dir", filepath.Join(t.TempDir(), "d"), "--port", "0", "--status-port", "0")
-	statusAddr := p.WaitLine(regexp.MustCompile(`strata server status on (127\.0\.0\.1:\d+)`), time.Minute)[1]
-	port := p.WaitLine(readyRE, time.Minute)[2]
-	n := &sqlNode{t: t, port: port, proc: p}
+	n, statusAddr := startServerWithStatus(t)
 	db := n.db("")
 	if _, err := db.Exec("CREATE DATABASE m"); err != nil {
 		t.Fatal(err)
@@ -28,18 +50,7 @@ func TestStatusPort(t *testing.T) {
 	if err := db.QueryRow("SELECT 1").Scan(&one); err != nil {
 		t.Fatal(err)
 	}
-	get := func(path string) string {
-		resp, err := http.Get(fmt.Sprintf("http://%s%s", statusAddr, path))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 {
-			t.Fatalf("%s: %s", path, resp.Status)
-		}
-		return string(b)
-	}
+	get := func(path string) string { return statusGet(t, statusAddr, path) }
 	m := get("/metrics")
 	// The statements above were counted (every series exists from the
 	// start, so presence alone proves nothing).

@@ -1,17 +1,9 @@
 package sqlnode
 
 import (
-	"fmt"
-	"io"
-	"net/http"
-	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
-	"time"
-
-	"github.com/strata-db/strata/tests/testproc"
 )
 
 // TestPessimisticPointDMLForUpdateTS: a point UPDATE or DELETE in a
@@ -20,22 +12,14 @@ import (
 // that ts fails its lock, and the statement runs again at a fresh
 // for_update_ts: it sees the other commit, nothing is lost.
 func TestPessimisticPointDMLForUpdateTS(t *testing.T) {
-	p := testproc.Start(t, "server", "--data-dir", filepath.Join(t.TempDir(), "d"), "--port", "0", "--status-port", "0")
-	statusAddr := p.WaitLine(regexp.MustCompile(`strata server status on (127\.0\.0\.1:\d+)`), time.Minute)[1]
-	n := &sqlNode{t: t, port: p.WaitLine(readyRE, time.Minute)[2], proc: p}
+	n, statusAddr := startServerWithStatus(t)
 	retries := func() float64 {
 		t.Helper()
-		resp, err := http.Get(fmt.Sprintf("http://%s/metrics", statusAddr))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		m := regexp.MustCompile(`(?m)^strata_sql_stmt_retries_total (\S+)$`).FindStringSubmatch(string(b))
+		m := regexp.MustCompile(`(?m)^strata_sql_stmt_retries_total (\S+)$`).FindStringSubmatch(statusGet(t, statusAddr, "/metrics"))
 		if m == nil {
 			t.Fatal("/metrics lacks strata_sql_stmt_retries_total")
 		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(m[1]), 64)
+		v, err := strconv.ParseFloat(m[1], 64)
 		if err != nil {
 			t.Fatal(err)
 		}

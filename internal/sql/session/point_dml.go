@@ -17,16 +17,17 @@ import (
 // PessimisticRetry conflict, and the statement runs again at a fresh
 // for_update_ts; when the lock succeeds, nothing it read has changed.
 func pointDML(p planner.Plan) bool {
+	var is *catalog.InfoSchema
+	var t *catalog.TableInfo
 	switch d := p.(type) {
 	case *planner.Update:
-		if hasFKs(d.InfoSchema, d.Table) {
-			return false
-		}
+		is, t = d.InfoSchema, d.Table
 	case *planner.Delete:
-		if hasFKs(d.InfoSchema, d.Table) {
-			return false
-		}
+		is, t = d.InfoSchema, d.Table
 	default:
+		return false
+	}
+	if hasFKs(is, t) {
 		return false
 	}
 	c := p.Children()
