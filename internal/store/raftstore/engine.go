@@ -98,7 +98,7 @@ var _ engine.Engine = (*Store)(nil)
 // Snapshot implements engine.Engine: a read view of kvdb that is
 // linearizable for the routed region — under the leader's lease, or after
 // a ReadIndex round confirmed leadership and the peer applied up to the
-// read index. Without a route (store-wide scans at start-up) it is a
+// read index and an entry of the confirming term. Without a route (store-wide scans at start-up) it is a
 // plain kvdb snapshot.
 func (s *Store) Snapshot(ctx context.Context) (engine.Snapshot, error) {
 	rt, _ := ctx.Value(routeKey{}).(*route)
@@ -112,11 +112,11 @@ func (s *Store) Snapshot(ctx context.Context) (engine.Snapshot, error) {
 	}
 	s.metrics.readIndex()
 	type res struct {
-		index uint64
-		err   error
+		index, term uint64
+		err         error
 	}
 	ch := make(chan res, 1)
-	p.post(&readReq{done: func(index uint64, err error) { ch <- res{index, err} }})
+	p.post(&readReq{done: func(index, term uint64, err error) { ch <- res{index, term, err} }})
 	var r res
 	select {
 	case r = <-ch:
@@ -128,7 +128,11 @@ func (s *Store) Snapshot(ctx context.Context) (engine.Snapshot, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if err := p.waitApplied(ctx, r.index); err != nil {
+	// Also wait for an entry of the confirming term: etcd raft answers a
+	// lone voter's ReadIndex with its commit index at once, even before
+	// the entry of its new term commits the earlier terms' tail (after a
+	// restart, entries the hard state did not yet record as committed).
+	if err := p.waitApplied(ctx, r.index, r.term); err != nil {
 		return nil, err
 	}
 	return s.checkedSnapshot(ctx, rt)

@@ -121,13 +121,14 @@ type applyResult struct {
 }
 
 type applyWaiter struct {
-	index uint64
-	ch    chan struct{}
+	index, term uint64
+	ch          chan struct{}
 }
 
-// readReq is a read waiting to be confirmed by a ReadIndex round.
+// readReq is a read waiting to be confirmed by a ReadIndex round. done
+// gets the read index and the term of the leadership that confirmed it.
 type readReq struct {
-	done func(index uint64, err error)
+	done func(index, term uint64, err error)
 }
 
 // readRound is one ReadIndex issued for a batch of reads.
@@ -195,18 +196,19 @@ func (p *peer) renewLease(term uint64, sentAt int64) {
 	}
 }
 
-// waitApplied blocks until the peer applied index, or ctx ends.
-func (p *peer) waitApplied(ctx context.Context, index uint64) error {
-	if p.appliedIdx.Load() >= index {
+// waitApplied blocks until the peer applied index and an entry of term
+// (or a later one), or ctx ends.
+func (p *peer) waitApplied(ctx context.Context, index, term uint64) error {
+	if p.appliedTo(index, term) {
 		return nil
 	}
 	ch := make(chan struct{})
 	p.applyMu.Lock()
-	if p.appliedIdx.Load() >= index {
+	if p.appliedTo(index, term) {
 		p.applyMu.Unlock()
 		return nil
 	}
-	p.applyWaiters = append(p.applyWaiters, applyWaiter{index, ch})
+	p.applyWaiters = append(p.applyWaiters, applyWaiter{index, term, ch})
 	p.applyMu.Unlock()
 	select {
 	case <-ch:
@@ -218,6 +220,12 @@ func (p *peer) waitApplied(ctx context.Context, index uint64) error {
 	}
 }
 
+// appliedTo reports whether the peer applied index and an entry of term
+// or a later one.
+func (p *peer) appliedTo(index, term uint64) bool {
+	return p.appliedIdx.Load() >= index && p.appliedTerm.Load() >= term
+}
+
 // setApplied publishes the applied position and wakes waiters.
 func (p *peer) setApplied(index, term uint64) {
 	p.applyMu.Lock()
@@ -225,7 +233,7 @@ func (p *peer) setApplied(index, term uint64) {
 	p.appliedTerm.Store(term)
 	kept := p.applyWaiters[:0]
 	for _, w := range p.applyWaiters {
-		if w.index <= index {
+		if w.index <= index && w.term <= term {
 			close(w.ch)
 		} else {
 			kept = append(kept, w)
@@ -320,7 +328,7 @@ func (p *peer) failMailbox(err error) {
 		case *proposal:
 			m.done(applyResult{err: err})
 		case *readReq:
-			m.done(0, err)
+			m.done(0, 0, err)
 		}
 	}
 }

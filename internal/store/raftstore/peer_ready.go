@@ -94,7 +94,7 @@ func (p *peer) issueReadIndex() {
 	if !p.isLeader.Load() {
 		err := errNotLeader(p.regionID, p.leaderPeer())
 		for _, r := range reqs {
-			r.done(0, err)
+			r.done(0, 0, err)
 		}
 		return
 	}
@@ -111,12 +111,12 @@ func (p *peer) issueReadIndex() {
 func (p *peer) failReads(err error) {
 	for id, rr := range p.readRounds {
 		for _, r := range rr.reqs {
-			r.done(0, err)
+			r.done(0, 0, err)
 		}
 		delete(p.readRounds, id)
 	}
 	for _, r := range p.readQueue {
-		r.done(0, err)
+		r.done(0, 0, err)
 	}
 	p.readQueue = nil
 }
@@ -357,7 +357,7 @@ func (p *peer) confirmReads(states []raft.ReadState) {
 		delete(p.readRounds, id)
 		p.renewLease(rr.term, rr.sentAt)
 		for _, r := range rr.reqs {
-			r.done(rs.Index, nil)
+			r.done(rs.Index, rr.term, nil)
 		}
 	}
 }
