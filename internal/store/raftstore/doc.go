@@ -62,7 +62,10 @@
 //     t + election timeout − 2 ticks; PreVote and CheckQuorum keep rivals
 //     out meanwhile) and it has applied an entry of its own term; else a
 //     ReadIndex round confirms leadership and the read waits until the
-//     peer applied up to the read index. Leader transfer voids the lease.
+//     peer applied up to the read index and an entry of its own term (a
+//     lone voter's ReadIndex is its commit index at once, which after a
+//     restart can lag the log tail the new term's entry commits). Leader
+//     transfer voids the lease.
 //   - A new leader raises max_ts from PD's TSO before it accepts
 //     async-commit or 1PC prewrites (MaxTimestampNotSynced until then).
 //   - A region starts its log at index 5, term 5 (bootstrap, split): an
