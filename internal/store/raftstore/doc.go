@@ -54,9 +54,13 @@
 //   - A proposal is answered once: with its apply result when its entry
 //     applies in the term it was proposed in; StaleCommand (certainly not
 //     applied) when an entry of a newer term applies first; and
-//     UndeterminedResult when the leader steps down or the caller's
-//     context ends first (it may still apply; clients treat it as a lost
-//     reply).
+//     UndeterminedResult (it may still apply; clients treat it as a lost
+//     reply) when the store stops, or when the leader stepped down and,
+//     two election timeouts later, has applied neither.
+//     A step-down alone answers nothing: the next leader's log, which
+//     this peer goes on applying, decides each proposal. Leadership is
+//     handed only to a voter replicating within 128 entries of the commit
+//     index, since raft drops proposals until the transferee won.
 //   - Reads: a leader serves from kvdb while its lease holds (granted by a
 //     quorum's acknowledgement of a proposal or ReadIndex sent at t, until
 //     t + election timeout − 2 ticks; PreVote and CheckQuorum keep rivals

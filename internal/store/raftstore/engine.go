@@ -216,8 +216,10 @@ func (s *Store) submit(p *peer, prop *proposal) (applyResult, error) {
 	// the keys' latches, and releasing them while the write may still
 	// apply would let another command decide on a state about to change.
 	// Every proposal is answered within bounded time: applied, StaleCommand
-	// when a newer term applies, UndeterminedResult when the leader steps
-	// down (CheckQuorum bounds that) or the peer goes away.
+	// when a newer term applies, UndeterminedResult when neither reached
+	// this peer within two election timeouts of its stepping down
+	// (CheckQuorum bounds how long a cut-off leader leads) or the peer
+	// goes away.
 	select {
 	case r := <-ch:
 		return r, r.err

@@ -203,6 +203,27 @@ func (c *testCluster) leader(id uint64) *testStore {
 	return found
 }
 
+// transferLeader moves region 1's leadership from store from to store
+// to, asking again on every poll (a leader refuses while the transferee
+// is not yet replicating, as it does PD's operator until a later
+// heartbeat), until to leads.
+func (c *testCluster) transferLeader(from, to *testStore) {
+	c.t.Helper()
+	var peerID uint64
+	for _, pr := range from.s.peer(1).Region().GetPeers() {
+		if pr.GetStoreId() == to.id {
+			peerID = pr.GetId()
+		}
+	}
+	c.waitFor(fmt.Sprintf("store %d leads region 1", to.id), func() bool {
+		if to.s.IsLeader(1) {
+			return true
+		}
+		from.s.TransferLeader(1, peerID)
+		return false
+	})
+}
+
 // waitFor polls cond until it holds or 20 s pass.
 func (c *testCluster) waitFor(what string, cond func() bool) {
 	c.t.Helper()

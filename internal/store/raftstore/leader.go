@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 
@@ -105,6 +106,40 @@ func (p *peer) onCompacted(index, term uint64) {
 	if g := p.genSnap; g != nil && g.snap.GetMetadata().GetIndex() < index {
 		p.genSnap = nil
 	}
+}
+
+// maxTransferLag is how many committed entries a transferee may miss:
+// raft drops every proposal until the transferee caught up and won, so a
+// transfer starts only when that is one round trip away (TiKV's
+// leader_transfer_max_log_lag).
+const maxTransferLag = 128
+
+// transferRefusal says why leadership should not go to peer to now ("" if
+// it may): the transferee must be a voter replicating close behind the
+// commit index, and no conf change may be in flight. A refused transfer
+// leaves PD's operator to time out and be scheduled again. Loop goroutine.
+func (p *peer) transferRefusal(to uint64) string {
+	if !p.isLeader.Load() {
+		return "not the leader"
+	}
+	if p.pendingConf {
+		return "a conf change is in flight"
+	}
+	st := p.rn.Status()
+	pr, ok := st.Progress[to]
+	switch {
+	case !ok || to == p.peerID:
+		return "not a peer of the region"
+	case pr.IsLearner:
+		return "a learner"
+	case !pr.RecentActive:
+		return "not recently active"
+	case pr.State != tracker.StateReplicate:
+		return "not replicating (probing or taking a snapshot)"
+	case pr.Match+maxTransferLag < st.GetCommit():
+		return fmt.Sprintf("matched %d, %d behind the commit index", pr.Match, st.GetCommit()-pr.Match)
+	}
+	return ""
 }
 
 // pendingCount counts the followers that are behind the log's start

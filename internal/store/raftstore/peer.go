@@ -33,18 +33,21 @@ type peer struct {
 	mbox mailbox
 
 	// loop
-	rn             *raft.RawNode
-	ps             *peerStorage
-	readQueue      []*readReq // waiting for the next ReadIndex round
-	readRounds     map[uint64]*readRound
-	nextReadID     uint64
-	pendingConf    bool // a conf change is proposed and not yet applied
-	pendingSplit   bool // a split is proposed and not yet applied
-	lastGC         time.Time
-	lastSplitChk   time.Time
-	lastPDBeat     time.Time
-	lastPending    int // pending peers in the last report to PD
-	wasLeader      bool
+	rn           *raft.RawNode
+	ps           *peerStorage
+	readQueue    []*readReq // waiting for the next ReadIndex round
+	readRounds   map[uint64]*readRound
+	nextReadID   uint64
+	pendingConf  bool // a conf change is proposed and not yet applied
+	pendingSplit bool // a split is proposed and not yet applied
+	lastGC       time.Time
+	lastSplitChk time.Time
+	lastPDBeat   time.Time
+	lastPending  int // pending peers in the last report to PD
+	wasLeader    bool
+	// downTicks counts ticks since the peer stopped leading with
+	// proposals possibly pending; -1 when not counting.
+	downTicks      int
 	voteBlockUntil int64                    // store-clock ns; see createPeer
 	peerCache      map[uint64]*kvrpcpb.Peer // senders of messages, for replies before the region is known
 	genSnap        *genSnapshot             // the last snapshot generated for followers

@@ -50,6 +50,10 @@ func (p *peer) handle(it any) {
 	case *readReq:
 		p.readQueue = append(p.readQueue, m)
 	case msgTransferLeader:
+		if why := p.transferRefusal(m.to); why != "" {
+			p.s.log.Debug("raftstore: leader transfer refused", "region", p.regionID, "to", m.to, "why", why)
+			break
+		}
 		// The transferee may win before our lease would end: no lease
 		// reads, and no renewal, for an election timeout.
 		p.leaseSuspect.Store(p.s.now() + int64(p.s.cfg.ElectionTicks)*int64(p.s.cfg.TickInterval))
@@ -204,6 +208,12 @@ func (p *peer) onTick() {
 	p.rn.Tick()
 	if p.isLeader.Load() {
 		p.leaderTick()
+	} else if p.downTicks >= 0 {
+		p.downTicks++
+		if p.downTicks > 2*p.s.cfg.ElectionTicks {
+			p.downTicks = -1
+			p.failAll(errUndetermined("the leader stepped down and the write's fate did not reach it"))
+		}
 	}
 }
 
@@ -327,6 +337,7 @@ func (p *peer) onSoftState(ss *raft.SoftState) {
 	leader := ss.RaftState == raft.StateLeader
 	p.isLeader.Store(leader)
 	if leader && !p.wasLeader {
+		p.downTicks = -1
 		p.s.onBecomeLeader(p)
 		p.lastPDBeat = p.s.clock() // first report on the next tick
 		p.lastPDBeat = p.lastPDBeat.Add(-p.s.cfg.PDHeartbeatInterval)
@@ -336,8 +347,12 @@ func (p *peer) onSoftState(ss *raft.SoftState) {
 		p.splitting.Store(false)
 		p.failReads(errNotLeader(p.regionID, p.leaderPeer()))
 		// Proposals of the lost term may still commit under the next
-		// leader, or be overwritten: their callers cannot know which.
-		p.failAll(errUndetermined("the leader stepped down before the write applied"))
+		// leader (a transferee has them all), or be overwritten. They stay
+		// pending: this peer applies the next leader's log, which answers
+		// each one (applied in its term, or StaleCommand once a newer
+		// term's entry applies). Only if that does not happen in time —
+		// this peer is cut off — are they answered UndeterminedResult.
+		p.downTicks = 0
 	}
 	p.wasLeader = leader
 }

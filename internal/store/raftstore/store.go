@@ -440,7 +440,7 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bo
 	p := &peer{
 		s: s, regionID: id, peerID: peerID,
 		loop: s.loops[id%uint64(len(s.loops))], applier: s.appliers[id%uint64(len(s.appliers))],
-		rn: rn, ps: ps, ap: ap, proposals: map[uint64]*proposal{},
+		rn: rn, ps: ps, ap: ap, proposals: map[uint64]*proposal{}, downTicks: -1,
 	}
 	ps.snapshot = p.snapshotForRaft
 	p.setRegion(region)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"testing"
 
+	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
 	"github.com/strata-db/strata/internal/store/engine"
 )
 
@@ -124,18 +126,11 @@ func TestWriteRefusedAfterTermChange(t *testing.T) {
 			break
 		}
 	}
-	for _, pr := range l.s.peer(1).Region().GetPeers() {
-		if pr.GetStoreId() == other.id {
-			l.s.TransferLeader(1, pr.GetId())
-		}
+	c.transferLeader(l, other)
+	c.transferLeader(other, l)
+	if term := l.s.peer(1).term.Load(); term <= term0 {
+		t.Fatalf("the first store leads again in term %d, routed in %d", term, term0)
 	}
-	c.waitFor("the other store leads", func() bool { return other.s.IsLeader(1) })
-	for _, pr := range other.s.peer(1).Region().GetPeers() {
-		if pr.GetStoreId() == l.id {
-			other.s.TransferLeader(1, pr.GetId())
-		}
-	}
-	c.waitFor("the first store leads again", func() bool { return l.s.IsLeader(1) && l.s.peer(1).term.Load() > term0 })
 	err = l.s.Write(ctx, writeBatch(key(1), "stale"))
 	if AsRegionError(err) == nil {
 		t.Fatalf("write routed in term %d, applied in term %d: %v, want a region error", term0, l.s.peer(1).term.Load(), err)
@@ -176,12 +171,7 @@ func TestTransferLeaderHandsOffLocks(t *testing.T) {
 			break
 		}
 	}
-	for _, pr := range l.s.peer(1).Region().GetPeers() {
-		if pr.GetStoreId() == to.id {
-			l.s.TransferLeader(1, pr.GetId())
-		}
-	}
-	c.waitFor("the transferee leads", func() bool { return to.s.IsLeader(1) })
+	c.transferLeader(l, to)
 	want := fmt.Sprintf("lock of region 1 term %d", term)
 	c.waitFor("the handed-over write applied on the new leader", func() bool {
 		return string(c.localGet(to.id, key(7))) == want
@@ -189,4 +179,87 @@ func TestTransferLeaderHandsOffLocks(t *testing.T) {
 	if asked.Load() == 0 {
 		t.Fatal("the hand-off was never asked")
 	}
+}
+
+// Writes in flight when a leader transfers leadership are answered by
+// their apply (their entries are in the transferee's log, which commits
+// them) or as StaleCommand, never UndeterminedResult: a planned transfer
+// must not turn into errors a client cannot retry.
+func TestTransferLeaderAnswersInFlightWrites(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	c.leader(1)
+	ctx, cancel := context.WithCancel(context.Background())
+	var undetermined, acked atomic.Int64
+	done := make(chan struct{})
+	const writers = 8
+	for w := range writers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := 0; ctx.Err() == nil; i++ {
+				ls := c.leaderOf(1)
+				if ls == nil {
+					runtime.Gosched()
+					continue
+				}
+				rctx, err := ls.s.Route(ctx, regionContext(ls.s, 1), false)
+				if err == nil {
+					err = ls.s.Write(rctx, writeBatch(key(w), fmt.Sprint(i)))
+				}
+				if re := AsRegionError(err); re != nil && re.GetUndeterminedResult() != nil {
+					undetermined.Add(1)
+				} else if err == nil {
+					acked.Add(1)
+				}
+			}
+		}()
+	}
+	for range 6 {
+		l := c.leader(1)
+		before := acked.Load()
+		c.waitFor("writes under this leader", func() bool { return acked.Load() > before+20 })
+		to := c.stores[l.id%3] // the next store
+		c.transferLeader(l, to)
+	}
+	cancel()
+	for range writers {
+		<-done
+	}
+	if n := undetermined.Load(); n > 0 {
+		t.Fatalf("%d writes answered UndeterminedResult across planned transfers (%d acknowledged)", n, acked.Load())
+	}
+	t.Logf("%d writes acknowledged across 6 transfers", acked.Load())
+}
+
+// A leader refuses to hand leadership to a follower far behind (raft
+// would drop every proposal until that follower caught up and won, up to
+// an election timeout), and keeps taking writes; a follower replicating
+// close behind takes over.
+func TestTransferLeaderRefusesLaggingFollower(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	l := c.leader(1)
+	lagging := c.stores[l.id%3]
+	cut := lagging.id
+	c.trans.SetFilter(func(from, to uint64, _ *raftserverpb.RaftMessage) bool { return from != cut && to != cut })
+	for i := range 2 * maxTransferLag {
+		if err := c.put(key(i), []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lagPeer uint64
+	for _, pr := range l.s.peer(1).Region().GetPeers() {
+		if pr.GetStoreId() == cut {
+			lagPeer = pr.GetId()
+		}
+	}
+	l.s.TransferLeader(1, lagPeer)
+	// The mailbox is FIFO: this write is proposed after the refused transfer.
+	ctx, err := l.s.Route(context.Background(), regionContext(l.s, 1), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.s.Write(ctx, writeBatch(key(0), "after")); err != nil {
+		t.Fatalf("a write right after a transfer to a lagging follower: %v", err)
+	}
+	c.trans.SetFilter(nil)
+	c.transferLeader(l, lagging)
 }
