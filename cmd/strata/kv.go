@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"time"
 
@@ -41,7 +42,7 @@ func runKV(args []string, stdout, stderr io.Writer) int {
 	var cfg kvConfig
 	fs.StringVar(&cfg.dataDir, "data-dir", "strata-data/kv", "directory of the storage engine")
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:20160", "gRPC listen address")
-	fs.StringVar(&cfg.statusAddr, "status-addr", "127.0.0.1:20180", "status port: /status, /metrics, /debug/pprof (empty: off)")
+	fs.StringVar(&cfg.statusAddr, "status-addr", "127.0.0.1:20180", "status port: /status, /metrics, /debug/pprof, /debug/engine (empty: off)")
 	fs.StringVar(&cfg.pd, "pd", "", "PD client addresses (host:port,...): join that cluster (empty: a single-region node)")
 	fs.StringVar(&cfg.advertiseAddr, "advertise-addr", "", "address other stores and SQL servers reach this node at (default: --addr)")
 	fs.StringVar(&cfg.labels, "labels", "", "store labels reported to PD, as key=value,key=value")
@@ -91,6 +92,9 @@ func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(add
 			log.Warn("status port not served", "addr", cfg.statusAddr, "err", err)
 		} else {
 			defer st.Close()
+			st.Handle("GET /debug/engine", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				fmt.Fprint(w, "kvdb:\n"+eng.DB().Metrics().String())
+			}))
 			log.Info("strata kv status on "+st.Addr(), "addr", st.Addr())
 		}
 	}

@@ -3,6 +3,8 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -55,5 +57,21 @@ func TestClusterLoadAndSplit(t *testing.T) {
 	var cnt int
 	if err := db.QueryRow("SELECT COUNT(*) FROM d.t WHERE k = 5").Scan(&cnt); err != nil || cnt != 31 {
 		t.Fatalf("index lookup k=5: %d, %v", cnt, err)
+	}
+
+	// A store's status port describes its engines.
+	resp, err := http.Get("http://" + c.kvs[0].statusAddr + "/debug/engine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/debug/engine: %s, %v", resp.Status, err)
+	}
+	for _, want := range []string{"kvdb:\n", "raftdb:\n", "Block cache:", "Compactions:"} {
+		if !strings.Contains(string(body), want) {
+			t.Fatalf("/debug/engine lacks %q:\n%s", want, body)
+		}
 	}
 }

@@ -178,3 +178,10 @@ func (sn *StoreNode) Close() error {
 	}
 	return errors.Join(sn.raftdb.Close(), sn.kv.Close())
 }
+
+// EngineMetrics describes the store's two Pebble instances (levels,
+// files, read amplification, compactions, caches), for an operator's
+// /debug/engine.
+func (sn *StoreNode) EngineMetrics() string {
+	return "kvdb:\n" + sn.kv.DB().Metrics().String() + "\nraftdb:\n" + sn.raftdb.Metrics().String()
+}
