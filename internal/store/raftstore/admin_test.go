@@ -325,3 +325,31 @@ func TestReserveRange(t *testing.T) {
 		t.Fatal("an install overlapping another install was allowed")
 	}
 }
+
+// A split's new region has a leader at once: the parent's leader
+// campaigns for it, and the followers' new peers (made by the split, not
+// restarted) grant their votes without waiting out an election timeout.
+func TestSplitNewRegionLeadsAtOnce(t *testing.T) {
+	cfg := fastConfig()
+	cfg.ElectionTicks = 100 // a 2 s election timeout: twice the wait below
+	c := newTestCluster(t, 3, cfg)
+	l := c.leader(1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	regions, err := l.s.SplitRegion(ctx, 1, [][]byte{key(50)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var newID uint64
+	for _, r := range regions {
+		if r.GetId() != 1 {
+			newID = r.GetId()
+		}
+	}
+	for c.leaderOf(newID) == nil {
+		if ctx.Err() != nil {
+			t.Fatalf("region %d, made by a split, has no leader after 1 s", newID)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -77,9 +77,17 @@
 //   - Peers created by a raft message (uninitialized) only come from a
 //     vote, a heartbeat with commit 0 or a snapshot, and only when no
 //     initialized region here overlaps the message's range; a split
-//     replaces such a peer keeping its hard state. A removed peer leaves a
-//     tombstone with its last epoch and never comes back; a peer removed
-//     while its store was down learns it from a tombstone reply.
+//     replaces such a peer keeping its hard state. A vote request for a
+//     region this store has not split off yet is kept (the latest per
+//     region) and handed to the peer the split makes, so the new region's
+//     leader, which campaigns as soon as the split applies on it, wins at
+//     once. A removed peer leaves a tombstone with its last epoch and
+//     never comes back; a peer removed while its store was down learns it
+//     from a tombstone reply.
+//   - A peer loaded at start-up grants no vote for an election timeout
+//     (the leader it followed may still hold a lease; TiKV #15035), except
+//     to a leader transfer's campaign (that leader gave its lease up).
+//     Peers a split makes vote at once.
 //   - Snapshots are cut from a kvdb snapshot at the applied index on the
 //     apply worker (so data and apply state match), reused only while the
 //     region's epoch is unchanged, streamed out of band in chunks, and

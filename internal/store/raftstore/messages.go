@@ -118,11 +118,15 @@ func (s *Store) OnRaftMessage(m *raftserverpb.RaftMessage) {
 	if m.GetIsTombstone() || !isInitialMsg(m.GetMessage()) {
 		return
 	}
-	if s.isTombstoned(m) || s.overlapsInitialized(m.GetRegionId(), m.GetStartKey(), m.GetEndKey()) {
+	if s.isTombstoned(m) {
+		return
+	}
+	if s.overlapsInitialized(m.GetRegionId(), m.GetStartKey(), m.GetEndKey()) {
+		s.splitVotes.keep(m)
 		return
 	}
 	region := &kvrpcpb.Region{Id: m.GetRegionId(), RegionEpoch: &kvrpcpb.RegionEpoch{}}
-	p, err := s.createPeer(region, m.GetToPeer().GetId(), false)
+	p, err := s.createPeer(region, m.GetToPeer().GetId(), false, false)
 	if err != nil {
 		if p = s.peer(m.GetRegionId()); p != nil && p.peerID == m.GetToPeer().GetId() {
 			p.post(m) // created concurrently

@@ -1,6 +1,7 @@
 package raftstore
 
 import (
+	"bytes"
 	"encoding/binary"
 
 	"go.etcd.io/raft/v3"
@@ -29,6 +30,15 @@ type (
 	msgCall        struct{ fn func() } // runs fn on the loop
 )
 
+// campaignTransfer is the context etcd raft puts on the votes of a
+// campaign a leader's MsgTimeoutNow started.
+var campaignTransfer = []byte("CampaignTransfer")
+
+// isTransferCampaign reports whether m asks a vote for a leader transfer:
+// the leader that asked gave up its lease first, so a restarted peer may
+// grant it.
+func isTransferCampaign(m *raftpb.Message) bool { return bytes.Equal(m.GetContext(), campaignTransfer) }
+
 // handle acts on one mailbox item. Loop goroutine.
 func (p *peer) handle(it any) {
 	switch m := it.(type) {
@@ -39,7 +49,8 @@ func (p *peer) handle(it any) {
 			}
 			p.peerCache[from.GetId()] = from
 		}
-		if t := m.GetMessage().GetType(); (t == raftpb.MsgVote || t == raftpb.MsgPreVote) && p.s.now() < p.voteBlockUntil {
+		if t := m.GetMessage().GetType(); (t == raftpb.MsgVote || t == raftpb.MsgPreVote) &&
+			p.s.now() < p.voteBlockUntil && !isTransferCampaign(m.GetMessage()) {
 			return
 		}
 		if err := p.rn.Step(m.GetMessage()); err != nil {

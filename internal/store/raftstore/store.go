@@ -108,6 +108,8 @@ type Store struct {
 	// stores (fault injection: a network partition of this store).
 	isolated atomic.Bool
 
+	splitVotes splitVotes
+
 	stopOnce sync.Once
 	stopped  chan struct{}
 	wg       sync.WaitGroup // loops, workers and background tasks
@@ -340,7 +342,7 @@ func (s *Store) loadPeers() error {
 		if self == nil {
 			continue
 		}
-		if _, err := s.createPeer(st.GetRegion(), self.GetId(), true); err != nil {
+		if _, err := s.createPeer(st.GetRegion(), self.GetId(), true, true); err != nil {
 			return err
 		}
 	}
@@ -377,8 +379,8 @@ func (s *Store) loadApplyState(id uint64) (*raftserverpb.RaftApplyState, error) 
 // createPeer builds and registers the peer peerID of region. An
 // initialized peer loads its state from the engines; an uninitialized one
 // (created from a raft message) starts empty, keeping any hard state it
-// persisted before.
-func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bool) (*peer, error) {
+// persisted before. restarted marks a peer loaded at start-up.
+func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized, restarted bool) (*peer, error) {
 	id := region.GetId()
 	rs, err := loadRaftState(s.raftdb, id)
 	if err != nil {
@@ -445,10 +447,13 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized bo
 	ps.snapshot = p.snapshotForRaft
 	p.setRegion(region)
 	p.initialized.Store(initialized)
-	if initialized && len(region.GetPeers()) > 1 {
+	if restarted && len(region.GetPeers()) > 1 {
 		// A restarted peer forgot the leader it followed: it grants no
 		// vote for an election timeout, so it cannot help elect a rival
-		// while the old leader's lease may still hold (TiKV #15035).
+		// while the old leader's lease may still hold (TiKV #15035). A
+		// peer a split creates does not wait: the parent's leader campaigns
+		// for the new region at once, and blocking its votes would leave
+		// the new region without a leader for an election timeout.
 		p.voteBlockUntil = s.now() + int64(s.cfg.ElectionTicks)*int64(s.cfg.TickInterval)
 	}
 	p.term.Store(ps.hardState.GetTerm())
@@ -505,10 +510,13 @@ func (s *Store) createSplitPeer(region *kvrpcpb.Region, campaign bool) {
 		s.log.Error("raftstore: write split raft state", "region", region.GetId(), "err", err)
 		return
 	}
-	p, err := s.createPeer(region, self.GetId(), true)
+	p, err := s.createPeer(region, self.GetId(), true, false)
 	if err != nil {
 		s.log.Error("raftstore: create split peer", "region", region.GetId(), "err", err)
 		return
+	}
+	if m := s.splitVotes.take(region.GetId(), self.GetId()); m != nil && !campaign {
+		p.post(m)
 	}
 	if campaign {
 		p.post(msgCampaign{})
