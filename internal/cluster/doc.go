@@ -13,7 +13,9 @@
 // serving on", "strata kv serving on", "strata sql ready:"), read from its
 // log file, never a guess by time. All PD members start together (a
 // member prints its line only once a quorum has formed), the others one
-// after another so that store IDs follow the KV names.
+// after another so that store IDs follow the KV names. Each process gets
+// GOMAXPROCS = the CPUs divided by the KV and SQL processes (ChildEnv),
+// unless the environment sets it.
 //
 // Stop order is the reverse, a tier at a time: SIGTERM to every process of
 // the tier, SIGKILL to those still running after the stop timeout (or at

@@ -51,8 +51,9 @@ type Process struct {
 }
 
 // StartProcess starts bin with args for in: its working directory is
-// in.Dir, stdin is empty, stdout and stderr append to in.LogFile().
-func StartProcess(bin string, in Instance, args []string) (*Process, error) {
+// in.Dir, its environment ours plus env, stdin is empty, stdout and
+// stderr append to in.LogFile().
+func StartProcess(bin string, in Instance, args, env []string) (*Process, error) {
 	if err := os.MkdirAll(in.DataDir(), 0o755); err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Name(), err)
 	}
@@ -67,6 +68,9 @@ func StartProcess(bin string, in Instance, args []string) (*Process, error) {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = in.Dir
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.SysProcAttr = childAttr()
 	if err := startCmd(cmd); err != nil {

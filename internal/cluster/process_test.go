@@ -24,7 +24,7 @@ func shInstance(t *testing.T) Instance {
 func TestProcessReadyAndStop(t *testing.T) {
 	in := shInstance(t)
 	// Ignores SIGTERM, so the stop must fall back to SIGKILL.
-	p, err := StartProcess("/bin/sh", in, []string{"-c", `trap "" TERM; echo starting; echo "strata kv serving on 127.0.0.1:1 (store 7)"; while :; do sleep 1; done`})
+	p, err := StartProcess("/bin/sh", in, []string{"-c", `trap "" TERM; echo starting; echo "strata kv serving on 127.0.0.1:1 (store 7)"; while :; do sleep 1; done`}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestProcessExitBeforeReady(t *testing.T) {
 	if err := os.WriteFile(in.LogFile(), []byte("strata kv serving on 127.0.0.1:1 (store 1)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := StartProcess("/bin/sh", in, []string{"-c", "echo one; echo two; echo boom >&2; exit 3"})
+	p, err := StartProcess("/bin/sh", in, []string{"-c", "echo one; echo two; echo boom >&2; exit 3"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestProcessExitBeforeReady(t *testing.T) {
 
 func TestProcessReadyTimeout(t *testing.T) {
 	in := shInstance(t)
-	p, err := StartProcess("/bin/sh", in, []string{"-c", "echo nothing useful; exec sleep 60"})
+	p, err := StartProcess("/bin/sh", in, []string{"-c", "echo nothing useful; exec sleep 60"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"net"
 	"os"
 	"regexp"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -45,6 +47,22 @@ func TestPlayground(t *testing.T) {
 	st := pg.state(t)
 	if len(st.Processes) != 5 || !st.Running() || st.Keep {
 		t.Fatalf("state: %+v", st)
+	}
+	// Every child runs with its share of the CPUs (GOMAXPROCS).
+	wantProcs := fmt.Sprintf("GOMAXPROCS=%d", max(runtime.NumCPU()/4, 1))
+	if _, set := os.LookupEnv("GOMAXPROCS"); !set {
+		for _, p := range st.Processes {
+			env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", p.PID))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(strings.Split(string(env), "\x00"), wantProcs) {
+				t.Fatalf("%s runs without %s", p.Name, wantProcs)
+			}
+		}
+		if !strings.Contains(pg.proc.Output(), "Each process runs with "+wantProcs+" per process") {
+			t.Fatalf("the playground does not say %s:\n%s", wantProcs, pg.proc.Output())
+		}
 	}
 	out, errOut, code := strata(t, "playground", "display", "--data-dir", dataDir)
 	if code != 0 {
