@@ -23,6 +23,8 @@ func registerRaftMetrics(st *status.Server, s *raftstore.Store) {
 		counter("log_syncs_total", "Fsyncs of raftdb.", func(x raftstore.Stats) uint64 { return x.RaftLogSyncs }),
 		counter("lease_reads_total", "Reads served under the leader lease.", func(x raftstore.Stats) uint64 { return x.LeaseReads }),
 		counter("read_index_total", "Reads that needed a ReadIndex round.", func(x raftstore.Stats) uint64 { return x.ReadIndexReads }),
+		counter("messages_sent_total", "Raft messages sent to other stores.", func(x raftstore.Stats) uint64 { return x.RaftMessagesSent }),
+		counter("commit_only_appends_dropped_total", "Appends without entries to up-to-date followers not sent (the commit index travels with the next append or heartbeat).", func(x raftstore.Stats) uint64 { return x.CommitOnlyDropped }),
 		counter("snapshots_sent_total", "Region snapshots sent.", func(x raftstore.Stats) uint64 { return x.SnapshotsSent }),
 		counter("snapshots_applied_total", "Region snapshots applied.", func(x raftstore.Stats) uint64 { return x.SnapshotsApplied }),
 		gauge("regions", "Regions with a peer on this store.", func(x raftstore.Stats) int { return x.Regions }),

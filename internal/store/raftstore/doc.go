@@ -61,6 +61,9 @@
 //     this peer goes on applying, decides each proposal. Leadership is
 //     handed only to a voter replicating within 128 entries of the commit
 //     index, since raft drops proposals until the transferee won.
+//   - A leader does not send an append without entries to a follower
+//     that already has everything before it (it would only carry the new
+//     commit index, which the next append or heartbeat carries too).
 //   - Reads: a leader serves from kvdb while its lease holds (granted by a
 //     quorum's acknowledgement of a proposal or ReadIndex sent at t, until
 //     t + election timeout − 2 ticks; PreVote and CheckQuorum keep rivals

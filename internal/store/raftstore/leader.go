@@ -108,6 +108,40 @@ func (p *peer) onCompacted(index, term uint64) {
 	}
 }
 
+// dropCommitOnly removes from msgs a leader's appends that carry no
+// entries to a follower already holding everything before them: they
+// only tell it the new commit index, which its next append or heartbeat
+// (every HeartbeatTicks) carries as well. Raft tolerates their loss like
+// any message's. Each would cost the follower a receive, a raft state
+// write and a reply, and the leader that reply; when every proposal waits
+// for its own commit, there are as many of them as appends with entries.
+// Loop goroutine.
+func (p *peer) dropCommitOnly(msgs []*raftpb.Message) []*raftpb.Message {
+	if !p.isLeader.Load() {
+		return msgs
+	}
+	var match map[uint64]uint64 // replicating followers' match index
+	out := msgs[:0]
+	for _, m := range msgs {
+		if m.GetType() == raftpb.MsgApp && len(m.GetEntries()) == 0 {
+			if match == nil {
+				match = map[uint64]uint64{}
+				p.rn.WithProgress(func(id uint64, _ raft.ProgressType, pr tracker.Progress) {
+					if pr.State == tracker.StateReplicate {
+						match[id] = pr.Match
+					}
+				})
+			}
+			if idx, ok := match[m.GetTo()]; ok && idx == m.GetIndex() {
+				p.s.metrics.commitOnlyDropped()
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
 // maxTransferLag is how many committed entries a transferee may miss:
 // raft drops every proposal until the transferee caught up and won, so a
 // transfer starts only when that is one round trip away (TiKV's

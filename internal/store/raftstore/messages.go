@@ -19,6 +19,7 @@ func (s *Store) sendRaftMessages(p *peer, msgs []*raftpb.Message) {
 		return
 	}
 	for store, batch := range s.raftEnvelopes(p, msgs) {
+		s.metrics.raftSent(len(batch))
 		s.trans.Send(store, batch)
 	}
 }

@@ -259,7 +259,7 @@ func (p *peer) handleReady(job *writeJob) error {
 			return err
 		}
 	}
-	p.s.sendRaftMessages(p, out)
+	p.s.sendRaftMessages(p, p.dropCommitOnly(out))
 	if applyMsg != nil {
 		p.applyCommitted(applyMsg)
 	}

@@ -263,3 +263,28 @@ func TestTransferLeaderRefusesLaggingFollower(t *testing.T) {
 	c.trans.SetFilter(nil)
 	c.transferLeader(l, lagging)
 }
+
+// A leader does not send an append that would only tell an up-to-date
+// follower the new commit index; the followers still apply every write
+// (the commit index comes with the next append or heartbeat).
+func TestCommitOnlyAppendsDropped(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	l := c.leader(1)
+	before := l.s.Stats()
+	for i := range 20 {
+		if err := c.put(key(i), []byte("v")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id := uint64(1); id <= 3; id++ {
+		c.waitFor(fmt.Sprintf("store %d applied the last write", id), func() bool {
+			return bytes.Equal(c.localGet(id, key(19)), []byte("v"))
+		})
+	}
+	after := l.s.Stats()
+	if after.CommitOnlyDropped == before.CommitOnlyDropped {
+		t.Fatalf("20 sequential writes: no commit-only append dropped (%d messages sent)", after.RaftMessagesSent-before.RaftMessagesSent)
+	}
+	t.Logf("20 writes: %d messages sent, %d commit-only appends dropped",
+		after.RaftMessagesSent-before.RaftMessagesSent, after.CommitOnlyDropped-before.CommitOnlyDropped)
+}

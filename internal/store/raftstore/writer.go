@@ -184,6 +184,7 @@ func (w *raftWriter) deliver(j *writeJob) {
 	for _, a := range j.acks {
 		if s.trans != nil && !s.isolated.Load() {
 			for store, batch := range a.remote {
+				s.metrics.raftSent(len(batch))
 				s.trans.Send(store, batch)
 			}
 		}
