@@ -166,14 +166,23 @@ func (p *peer) transferRefusal(to uint64) string {
 		return "not a peer of the region"
 	case pr.IsLearner:
 		return "a learner"
-	case !pr.RecentActive:
-		return "not recently active"
 	case pr.State != tracker.StateReplicate:
 		return "not replicating (probing or taking a snapshot)"
 	case pr.Match+maxTransferLag < st.GetCommit():
 		return fmt.Sprintf("matched %d, %d behind the commit index", pr.Match, st.GetCommit()-pr.Match)
 	}
 	return ""
+}
+
+// readyTransferee is the first other voter leadership may go to now, or
+// 0. Loop goroutine.
+func (p *peer) readyTransferee() uint64 {
+	for _, pr := range p.Region().GetPeers() {
+		if pr.GetId() != p.peerID && pr.GetRole() == kvrpcpb.PeerRole_Voter && p.transferRefusal(pr.GetId()) == "" {
+			return pr.GetId()
+		}
+	}
+	return 0
 }
 
 // pendingCount counts the followers that are behind the log's start
@@ -321,6 +330,7 @@ func (s *Store) HandleRegionHeartbeatResponse(resp *pdpb.RegionHeartbeatResponse
 var ErrNotLeader = errors.New("raftstore: not the region's leader")
 
 // TransferLeader asks region id's leader here to hand leadership to peer.
+// toPeer 0 picks the first voter transferRefusal accepts.
 func (s *Store) TransferLeader(regionID, toPeer uint64) {
 	if p := s.peer(regionID); p != nil {
 		p.post(msgTransferLeader{to: toPeer})
@@ -348,12 +358,7 @@ func (s *Store) ChangePeer(ctx context.Context, regionID uint64, typ pdpb.ConfCh
 	case pdpb.ConfChangeType_RemoveNode:
 		ct = raftpb.ConfChangeType_ConfChangeRemoveNode
 		if target.GetId() == p.peerID {
-			for _, pr := range region.GetPeers() {
-				if pr.GetId() != p.peerID && pr.GetRole() == kvrpcpb.PeerRole_Voter {
-					s.TransferLeader(regionID, pr.GetId())
-					break
-				}
-			}
+			s.TransferLeader(regionID, 0) // to a voter ready for it
 			return errServerIsBusy("transferring leadership before removing the leader")
 		}
 	}

@@ -200,7 +200,7 @@ func (p *peer) renewLease(term uint64, sentAt int64) {
 }
 
 // waitApplied blocks until the peer applied index and an entry of term
-// (or a later one), or ctx ends.
+// (or a later one), or it is removed, or ctx ends.
 func (p *peer) waitApplied(ctx context.Context, index, term uint64) error {
 	if p.appliedTo(index, term) {
 		return nil
@@ -221,6 +221,17 @@ func (p *peer) waitApplied(ctx context.Context, index, term uint64) error {
 	case <-p.s.stopped:
 		return ErrStopped
 	}
+}
+
+// releaseApplyWaiters wakes every waitApplied of a peer that will apply
+// nothing more.
+func (p *peer) releaseApplyWaiters() {
+	p.applyMu.Lock()
+	for _, w := range p.applyWaiters {
+		close(w.ch)
+	}
+	p.applyWaiters = nil
+	p.applyMu.Unlock()
 }
 
 // appliedTo reports whether the peer applied index and an entry of term

@@ -61,6 +61,9 @@ func (p *peer) handle(it any) {
 	case *readReq:
 		p.readQueue = append(p.readQueue, m)
 	case msgTransferLeader:
+		if m.to == 0 {
+			m.to = p.readyTransferee()
+		}
 		if why := p.transferRefusal(m.to); why != "" {
 			p.s.log.Debug("raftstore: leader transfer refused", "region", p.regionID, "to", m.to, "why", why)
 			break
@@ -218,6 +221,11 @@ func (p *peer) propose(prop *proposal) {
 func (p *peer) onTick() {
 	p.rn.Tick()
 	if p.isLeader.Load() {
+		if p.rn.BasicStatus().LeadTransferee != 0 {
+			// Raft's transfer outlives the suspension msgTransferLeader
+			// set when ticks run late: no lease while it lasts.
+			p.leaseSuspect.Store(p.s.now() + int64(p.s.cfg.ElectionTicks)*int64(p.s.cfg.TickInterval))
+		}
 		p.leaderTick()
 	} else if p.downTicks >= 0 {
 		p.downTicks++

@@ -219,6 +219,10 @@ func (p *peer) applySnapshot(snap *raftpb.Snapshot) error {
 		p.s.observer.RangeReset(region.GetStartKey(), region.GetEndKey())
 	}
 	p.setApplied(md.GetIndex(), md.GetTerm())
+	// Proposals still pending (a deposed leader's) may be inside the
+	// snapshot or not: no entry of theirs will apply here one by one.
+	p.failAll(errUndetermined("a snapshot replaced the log before the write applied"))
+	p.downTicks = -1
 	p.s.metrics.snapshotApplied()
 	return nil
 }

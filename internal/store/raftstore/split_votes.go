@@ -16,37 +16,54 @@ const maxSplitVotes = 1024
 // its new peer campaigns at once; a follower that has not applied the
 // split has no peer to answer, and raft asks again only an election
 // timeout later. The follower hands the kept request to the new peer its
-// split creates (TiKV keeps such votes the same way).
+// split creates (TiKV keeps such votes the same way). A request older
+// than ttl is of no use (the candidate has moved on) and is dropped.
 type splitVotes struct {
 	mu    sync.Mutex
-	votes map[uint64]*raftserverpb.RaftMessage // by region id
+	votes map[uint64]keptVote // by region id
 }
 
-// keep records m if it asks for a vote.
-func (v *splitVotes) keep(m *raftserverpb.RaftMessage) {
+type keptVote struct {
+	m  *raftserverpb.RaftMessage
+	at int64 // store-clock ns
+}
+
+// splitVoteTTL is how long a kept vote request stays useful: an election
+// timeout, after which its candidate campaigns again.
+func (s *Store) splitVoteTTL() int64 { return int64(s.cfg.ElectionTicks) * int64(s.cfg.TickInterval) }
+
+// keep records m at now if it asks for a vote.
+func (v *splitVotes) keep(m *raftserverpb.RaftMessage, now, ttl int64) {
 	if t := m.GetMessage().GetType(); t != raftpb.MsgVote && t != raftpb.MsgPreVote {
 		return
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.votes == nil {
-		v.votes = map[uint64]*raftserverpb.RaftMessage{}
+		v.votes = map[uint64]keptVote{}
 	}
 	if _, ok := v.votes[m.GetRegionId()]; !ok && len(v.votes) >= maxSplitVotes {
-		return
+		for id, k := range v.votes {
+			if now-k.at > ttl {
+				delete(v.votes, id)
+			}
+		}
+		if len(v.votes) >= maxSplitVotes {
+			return
+		}
 	}
-	v.votes[m.GetRegionId()] = m
+	v.votes[m.GetRegionId()] = keptVote{m, now}
 }
 
-// take removes and returns the request kept for peer peerID of region
-// regionID, or nil.
-func (v *splitVotes) take(regionID, peerID uint64) *raftserverpb.RaftMessage {
+// take removes the request kept for region regionID and returns it if
+// it was sent to peer peerID no longer than ttl before now.
+func (v *splitVotes) take(regionID, peerID uint64, now, ttl int64) *raftserverpb.RaftMessage {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	m := v.votes[regionID]
+	k, ok := v.votes[regionID]
 	delete(v.votes, regionID)
-	if m == nil || m.GetToPeer().GetId() != peerID {
+	if !ok || k.m.GetToPeer().GetId() != peerID || now-k.at > ttl {
 		return nil
 	}
-	return m
+	return k.m
 }

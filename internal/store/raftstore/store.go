@@ -515,7 +515,7 @@ func (s *Store) createSplitPeer(region *kvrpcpb.Region, campaign bool) {
 		s.log.Error("raftstore: create split peer", "region", region.GetId(), "err", err)
 		return
 	}
-	if m := s.splitVotes.take(region.GetId(), self.GetId()); m != nil && !campaign {
+	if m := s.splitVotes.take(region.GetId(), self.GetId(), s.now(), s.splitVoteTTL()); m != nil && !campaign {
 		p.post(m)
 	}
 	if campaign {
@@ -563,6 +563,7 @@ func (s *Store) removePeer(p *peer) {
 	p.loop.remove(p)
 	// Its proposals may still commit under the remaining peers.
 	p.failAll(errUndetermined("the peer was removed before the write applied"))
+	p.releaseApplyWaiters() // their reads then see it destroyed
 }
 
 // overlapsInitialized reports whether an initialized peer other than
