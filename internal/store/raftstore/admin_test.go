@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"go.etcd.io/raft/v3/raftpb"
 
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/kvproto/pdpb"
@@ -352,4 +355,97 @@ func TestSplitNewRegionLeadsAtOnce(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// A deposed leader's pending write that the next leader committed is
+// never answered StaleCommand ("certainly not applied"), even when the
+// deposed leader then catches up by a snapshot that holds the write.
+func TestDeposedLeaderWriteNotStale(t *testing.T) {
+	cfg := fastConfig()
+	// A 3 s election timeout: the deposed leader's wait for its write's
+	// fate (two of them) outlasts the catch-up below.
+	cfg.ElectionTicks = 150
+	cfg.RaftLogGCCountLimit = 20 // a laggard past this gets a snapshot
+	c := newTestCluster(t, 3, cfg)
+	a := c.leader(1)
+	aid := a.id
+	// Every follower replicating (not probing): the write's append goes
+	// out without waiting for a reply.
+	if err := c.put(key(0), []byte("ready")); err != nil {
+		t.Fatal(err)
+	}
+	for id := uint64(1); id <= 3; id++ {
+		c.waitFor("replication", func() bool { return bytes.Equal(c.localGet(id, key(0)), []byte("ready")) })
+	}
+	var cut atomic.Bool
+	var reached [4]atomic.Bool // store id -> the write's append got there
+	c.trans.SetFilter(func(from, to uint64, m *raftserverpb.RaftMessage) bool {
+		if to == aid {
+			return false // a hears no acknowledgement: it cannot commit
+		}
+		if from != aid {
+			return true
+		}
+		if cut.Load() {
+			return false
+		}
+		if mm := m.GetMessage(); mm.GetType() == raftpb.MsgApp && len(mm.GetEntries()) > 0 {
+			reached[to].Store(true)
+		}
+		return true
+	})
+	rctx, err := a.s.Route(context.Background(), regionContext(a.s, 1), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := make(chan error, 1)
+	go func() { res <- a.s.Write(rctx, writeBatch(key(1), "w")) }()
+	c.waitFor("the write's append reached both followers", func() bool {
+		n := 0
+		for id := range reached {
+			if uint64(id) != aid && reached[id].Load() {
+				n++
+			}
+		}
+		return n == 2
+	})
+	cut.Store(true)
+	c.waitFor("the cut-off leader steps down", func() bool { return !a.s.IsLeader(1) })
+	onLoop := func(ts *testStore, f func(p *peer) uint64) uint64 {
+		ch := make(chan uint64, 1)
+		p := ts.s.peer(1)
+		p.post(msgCall{func() { ch <- f(p) }})
+		return <-ch
+	}
+	aLast := onLoop(a, func(p *peer) uint64 { return p.ps.lastIndex })
+	// The new leader commits the write, then truncates its log past a's.
+	i := 2
+	c.waitFor("the new leader's log starts past the deposed leader's", func() bool {
+		if err := c.put(key(i), []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		i++
+		l := c.leaderOf(1)
+		return l != nil && l != a && onLoop(l, func(p *peer) uint64 { return p.ps.truncated.Index }) > aLast
+	})
+	c.trans.SetFilter(nil)
+	c.waitFor("the deposed leader applied a snapshot", func() bool { return a.s.Stats().SnapshotsApplied > 0 })
+	// Writes after the snapshot: the deposed leader applies entries of the
+	// new term one by one.
+	for j := 0; j < 5; j++ {
+		if err := c.put(key(100+j), []byte("after")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.waitFor("the deposed leader caught up", func() bool { return bytes.Equal(c.localGet(aid, key(104)), []byte("after")) })
+	err = <-res
+	v, gerr := c.get(key(1))
+	if gerr != nil {
+		t.Fatal(gerr)
+	}
+	re := AsRegionError(err)
+	if string(v) == "w" && re != nil && re.GetStaleCommand() != nil {
+		t.Fatalf("the write applied, but its proposer was told StaleCommand: %v", err)
+	}
+	t.Logf("write %q, answered %v", v, err)
 }
