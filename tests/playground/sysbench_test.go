@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/strata-db/strata/internal/cluster"
+	"github.com/strata-db/strata/tests/testproc"
 )
 
 // oltpWorkloads are sysbench 1.0.20's oltp_* workloads.
@@ -54,7 +55,7 @@ func TestPlaygroundSysbench(t *testing.T) {
 		start := time.Now()
 		out, err := exec.CommandContext(ctx, sb, append(args, common...)...).CombinedOutput()
 		if err != nil {
-			t.Fatalf("sysbench %v: %v after %v\n%s", args, err, time.Since(start).Round(time.Millisecond), lastLines(string(out), 30))
+			t.Fatalf("sysbench %v: %v after %v\n%s", args, err, time.Since(start).Round(time.Millisecond), testproc.LastLines(string(out), 30))
 		}
 		return string(out)
 	}
@@ -62,27 +63,12 @@ func TestPlaygroundSysbench(t *testing.T) {
 	for _, threads := range []string{"16", "64"} {
 		for _, w := range oltpWorkloads {
 			out := run("/usr/share/sysbench/"+w+".lua", "--threads="+threads, "--time=3", "--report-interval=0", "run")
-			txns, ignored, recs := count(sbTxnsRE, out), count(sbIgnoredRE, out), count(sbReconnectsRE, out)
+			txns, ignored, recs := testproc.MatchInt(sbTxnsRE, out), testproc.MatchInt(sbIgnoredRE, out), testproc.MatchInt(sbReconnectsRE, out)
 			t.Logf("%s at %s threads: %d transactions, %d ignored errors, %d reconnects", w, threads, txns, ignored, recs)
 			multi := w == "oltp_read_write" || w == "oltp_write_only"
 			if txns <= 0 || recs != 0 || (ignored != 0 && !multi) || strings.Contains(out, "FATAL") {
-				t.Errorf("%s at %s threads:\n%s", w, threads, lastLines(out, 30))
+				t.Errorf("%s at %s threads:\n%s", w, threads, testproc.LastLines(out, 30))
 			}
 		}
 	}
-}
-
-// count is re's first group in s as a number (-1 when absent).
-func count(re *regexp.Regexp, s string) int {
-	m := re.FindStringSubmatch(s)
-	if m == nil {
-		return -1
-	}
-	v, _ := strconv.Atoi(m[1])
-	return v
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }

@@ -4,9 +4,10 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/strata-db/strata/tests/testproc"
 )
 
 // sysbenchWorkloads are the workloads issue #3 names, in run order.
@@ -69,16 +70,16 @@ func TestSysbench(t *testing.T) {
 		args = append(args, extra...)
 		out, err := exec.Command(sb, args...).CombinedOutput()
 		if err != nil {
-			t.Fatalf("sysbench %s %v: %v\n%s", script, extra, err, tail(string(out), 30))
+			t.Fatalf("sysbench %s %v: %v\n%s", script, extra, err, testproc.LastLines(string(out), 30))
 		}
 		return string(out)
 	}
 	check := func(w, out string) {
 		t.Helper()
-		errs, recs, txns := match(sbErrorsRE, out), match(sbReconnectsRE, out), match(sbTxnsRE, out)
+		errs, recs, txns := testproc.MatchInt(sbErrorsRE, out), testproc.MatchInt(sbReconnectsRE, out), testproc.MatchInt(sbTxnsRE, out)
 		t.Logf("%s: %d transactions, %d ignored errors (deadlocks retried), %d reconnects", w, txns, errs, recs)
 		if recs != 0 || txns <= 0 || strings.Contains(out, "FATAL") {
-			t.Errorf("%s: %d transactions, %d reconnects:\n%s", w, txns, recs, tail(out, 30))
+			t.Errorf("%s: %d transactions, %d reconnects:\n%s", w, txns, recs, testproc.LastLines(out, 30))
 		}
 	}
 	run("oltp_common", "--threads=2", "prepare")
@@ -89,18 +90,4 @@ func TestSysbench(t *testing.T) {
 	run("bulk_insert", "--threads=2", "prepare")
 	check("bulk_insert", run("bulk_insert", "--threads=2", "--time=2", "--report-interval=0", "run"))
 	run("bulk_insert", "--threads=2", "cleanup")
-}
-
-func match(re *regexp.Regexp, s string) int {
-	m := re.FindStringSubmatch(s)
-	if m == nil {
-		return -1
-	}
-	v, _ := strconv.Atoi(m[1])
-	return v
-}
-
-func tail(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
