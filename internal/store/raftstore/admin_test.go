@@ -334,10 +334,10 @@ func TestReserveRange(t *testing.T) {
 // restarted) grant their votes without waiting out an election timeout.
 func TestSplitNewRegionLeadsAtOnce(t *testing.T) {
 	cfg := fastConfig()
-	cfg.ElectionTicks = 100 // a 2 s election timeout: twice the wait below
+	cfg.ElectionTicks = 150 // a 3 s election timeout: twice the wait below
 	c := newTestCluster(t, 3, cfg)
 	l := c.leader(1)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
 	defer cancel()
 	regions, err := l.s.SplitRegion(ctx, 1, [][]byte{key(50)})
 	if err != nil {
@@ -351,7 +351,7 @@ func TestSplitNewRegionLeadsAtOnce(t *testing.T) {
 	}
 	for c.leaderOf(newID) == nil {
 		if ctx.Err() != nil {
-			t.Fatalf("region %d, made by a split, has no leader after 1 s", newID)
+			t.Fatalf("region %d, made by a split, has no leader after 1.5 s", newID)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -186,7 +186,9 @@ func TestTransferLeaderHandsOffLocks(t *testing.T) {
 // them) or as StaleCommand, never UndeterminedResult: a planned transfer
 // must not turn into errors a client cannot retry.
 func TestTransferLeaderAnswersInFlightWrites(t *testing.T) {
-	c := newTestCluster(t, 3, fastConfig())
+	cfg := fastConfig()
+	cfg.ElectionTicks = 50 // a deposed leader waits 2 s for its writes' fate: far more than they need
+	c := newTestCluster(t, 3, cfg)
 	c.leader(1)
 	ctx, cancel := context.WithCancel(context.Background())
 	var undetermined, acked atomic.Int64
