@@ -8,11 +8,13 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 )
 
 // A SQL server over 3 KV nodes: a table loaded until the key space holds
-// at least 8 regions; every row reads back; PD's regions tile the key
-// space.
+// at least 8 regions, each with 3 replicas on distinct stores and the
+// leaders spread over all 3; every row reads back.
 func TestClusterLoadAndSplit(t *testing.T) {
 	c := startCluster(t, clusterOpts{kv: 3, sql: 1})
 	db := c.db(0)
@@ -40,6 +42,30 @@ func TestClusterLoadAndSplit(t *testing.T) {
 			return false, err.Error()
 		}
 		return len(rs) >= 8, fmt.Sprintf("%d regions", len(rs))
+	})
+	// Every region has 3 voters on distinct stores, and the leaders are
+	// spread over all 3 stores (PD's balance-leader).
+	c.waitFor("3 replicas per region, leaders on every store", 90*time.Second, func() (bool, string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		rs, err := pc.ScanRegions(ctx, nil, nil, 0)
+		if err != nil {
+			return false, err.Error()
+		}
+		leaders := map[uint64]int{}
+		for _, r := range rs {
+			stores := map[uint64]bool{}
+			for _, p := range r.GetRegion().GetPeers() {
+				if p.GetRole() == kvrpcpb.PeerRole_Voter {
+					stores[p.GetStoreId()] = true
+				}
+			}
+			if len(stores) != 3 || len(r.GetRegion().GetPeers()) != 3 || r.GetLeader().GetId() == 0 {
+				return false, fmt.Sprintf("region %d: peers %v, leader %v", r.GetRegion().GetId(), r.GetRegion().GetPeers(), r.GetLeader())
+			}
+			leaders[r.GetLeader().GetStoreId()]++
+		}
+		return len(leaders) == 3, fmt.Sprintf("%d regions, leaders per store %v", len(rs), leaders)
 	})
 	var n, sum int
 	if err := db.QueryRow("SELECT COUNT(*), SUM(id) FROM d.t").Scan(&n, &sum); err != nil {
