@@ -98,8 +98,8 @@ var _ engine.Engine = (*Store)(nil)
 // Snapshot implements engine.Engine: a read view of kvdb that is
 // linearizable for the routed region — under the leader's lease, or after
 // a ReadIndex round confirmed leadership and the peer applied up to the
-// read index and an entry of the confirming term. Without a route (store-wide scans at start-up) it is a
-// plain kvdb snapshot.
+// read index and an entry of the confirming term. Without a route
+// (store-wide scans at start-up) it is a plain kvdb snapshot.
 func (s *Store) Snapshot(ctx context.Context) (engine.Snapshot, error) {
 	rt, _ := ctx.Value(routeKey{}).(*route)
 	if rt == nil {
