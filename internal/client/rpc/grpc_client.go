@@ -10,6 +10,8 @@ import (
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/keepalive"
+
+	"github.com/strata-db/strata/internal/kvproto"
 )
 
 // GRPCOptions tune the gRPC Client. The zero value is valid.
@@ -65,10 +67,6 @@ func (o *GRPCOptions) fill() {
 	}
 }
 
-// GRPCWindowSize is the static per-stream and per-connection flow-control
-// window of the connections to stores.
-const GRPCWindowSize = 16 << 20
-
 func (o *GRPCOptions) dialOptions() []grpc.DialOption {
 	bo := backoff.DefaultConfig
 	bo.BaseDelay = 50 * time.Millisecond
@@ -83,8 +81,8 @@ func (o *GRPCOptions) dialOptions() []grpc.DialOption {
 		// gRPC's bandwidth-delay probing, a PING sent and answered with
 		// almost every message received, and wide windows spare most
 		// WINDOW_UPDATE frames. Both cost syscalls per request.
-		grpc.WithInitialWindowSize(GRPCWindowSize),
-		grpc.WithInitialConnWindowSize(GRPCWindowSize),
+		grpc.WithInitialWindowSize(kvproto.GRPCWindowSize),
+		grpc.WithInitialConnWindowSize(kvproto.GRPCWindowSize),
 		grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(math.MaxInt32),
 			grpc.MaxCallSendMsgSize(math.MaxInt32),

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/strata-db/strata/internal/kvproto"
 	"github.com/strata-db/strata/internal/kvproto/pdpb"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
@@ -180,7 +181,7 @@ func (c *Client) conn(addr string) (*pdConn, error) {
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 3 * time.Second}),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: time.Second}),
 		// Static windows: no BDP ping per TSO answer, few WINDOW_UPDATEs.
-		grpc.WithInitialWindowSize(16<<20), grpc.WithInitialConnWindowSize(16<<20),
+		grpc.WithInitialWindowSize(kvproto.GRPCWindowSize), grpc.WithInitialConnWindowSize(kvproto.GRPCWindowSize),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32)),
 	)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"github.com/strata-db/strata/internal/kvproto"
 	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
 )
 
@@ -66,9 +67,6 @@ type storeConn struct {
 
 const sendQueueLen = 4096
 
-// grpcWindowSize is the static flow-control window of raft connections.
-const grpcWindowSize = 16 << 20
-
 func (t *GRPCTransport) conn(id uint64) *storeConn {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -111,9 +109,8 @@ func (c *storeConn) client(ctx context.Context) (raftserverpb.RaftClient, error)
 		bo.MaxDelay = time.Second // a restarted store is found again within a second
 		cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
 			grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: 3 * time.Second}),
-			// Static windows: no BDP pings, few WINDOW_UPDATEs (see
-			// rpc.GRPCWindowSize).
-			grpc.WithInitialWindowSize(grpcWindowSize), grpc.WithInitialConnWindowSize(grpcWindowSize),
+			// Static windows: no BDP pings, few WINDOW_UPDATEs.
+			grpc.WithInitialWindowSize(kvproto.GRPCWindowSize), grpc.WithInitialConnWindowSize(kvproto.GRPCWindowSize),
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32), grpc.MaxCallSendMsgSize(math.MaxInt32)))
 		if err != nil {
 			return nil, err

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/strata-db/strata/internal/kvproto"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 )
 
@@ -73,11 +74,6 @@ type Node struct {
 	draining  chan struct{} // closed by GracefulStop: streams finish and end
 }
 
-// grpcWindowSize is the static flow-control window of the node's streams
-// and connections: a window set by hand turns off gRPC's bandwidth-delay
-// probing (a PING per received message).
-const grpcWindowSize = 16 << 20
-
 var (
 	_ kvrpcpb.StoreAPI       = (*Node)(nil)
 	_ kvrpcpb.TikvServer     = (*Node)(nil)
@@ -115,8 +111,8 @@ func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *N
 		grpc.MaxSendMsgSize(math.MaxInt32),
 		// Static flow-control windows: no BDP ping per received message,
 		// few WINDOW_UPDATE frames.
-		grpc.InitialWindowSize(grpcWindowSize),
-		grpc.InitialConnWindowSize(grpcWindowSize),
+		grpc.InitialWindowSize(kvproto.GRPCWindowSize),
+		grpc.InitialConnWindowSize(kvproto.GRPCWindowSize),
 		// Stop waits for running handlers too, so the storage under the
 		// node can be closed right after.
 		grpc.WaitForHandlers(true),

@@ -1,0 +1,11 @@
+// Package kvproto holds the protobuf and gRPC definitions of Strata's
+// RPCs (generated, in its subpackages) and the transport settings every
+// end of them shares.
+package kvproto
+
+// GRPCWindowSize is the static per-stream and per-connection flow-control
+// window of every gRPC connection between Strata processes (SQL to store,
+// store to store, anything to PD). A window set by hand turns off gRPC's
+// bandwidth-delay probing, which sends a PING with almost every received
+// message; 16 MiB covers the largest batches without WINDOW_UPDATE churn.
+const GRPCWindowSize = 16 << 20
