@@ -220,19 +220,16 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 func (m *memPessimisticLocks) purgeLocked() int {
 	if now := time.Now(); now.Sub(m.lastPurge) >= time.Second {
 		m.lastPurge = now
-		type lead struct {
-			term       uint64
-			start, end []byte
-			ok         bool
-		}
-		leads := map[uint64]lead{}
+		leads := map[uint64]*memScope{} // nil: not led here
 		for k, l := range m.locks {
-			ld, seen := leads[l.regionID]
+			sc, seen := leads[l.regionID]
 			if !seen {
-				ld.term, ld.start, ld.end, ld.ok = m.tl.RegionLeadership(l.regionID)
-				leads[l.regionID] = ld
+				if term, start, end, ok := m.tl.RegionLeadership(l.regionID); ok {
+					sc = &memScope{m: m, regionID: l.regionID, term: term, start: start, end: end}
+				}
+				leads[l.regionID] = sc
 			}
-			if !ld.ok || ld.term != l.term || k < string(ld.start) || (len(ld.end) > 0 && k >= string(ld.end)) {
+			if sc == nil || !sc.covers(k, l) {
 				delete(m.locks, k)
 			}
 		}
