@@ -101,6 +101,11 @@ func (c *Config) fill() {
 	}
 }
 
+// electionTimeout is ElectionTicks of TickInterval.
+func (c *Config) electionTimeout() time.Duration {
+	return time.Duration(c.ElectionTicks) * c.TickInterval
+}
+
 // maxLease is how long a leader serves reads locally after a quorum
 // acknowledged something it sent: below the election timeout by two
 // ticks (one for the randomised timeout's floor, one for clock drift),

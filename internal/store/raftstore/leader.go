@@ -120,26 +120,27 @@ func (p *peer) dropCommitOnly(msgs []*raftpb.Message) []*raftpb.Message {
 	if !p.isLeader.Load() {
 		return msgs
 	}
-	var match map[uint64]uint64 // replicating followers' match index
 	out := msgs[:0]
 	for _, m := range msgs {
-		if m.GetType() == raftpb.MsgApp && len(m.GetEntries()) == 0 {
-			if match == nil {
-				match = map[uint64]uint64{}
-				p.rn.WithProgress(func(id uint64, _ raft.ProgressType, pr tracker.Progress) {
-					if pr.State == tracker.StateReplicate {
-						match[id] = pr.Match
-					}
-				})
-			}
-			if idx, ok := match[m.GetTo()]; ok && idx == m.GetIndex() {
-				p.s.metrics.commitOnlyDropped()
-				continue
-			}
+		if m.GetType() == raftpb.MsgApp && len(m.GetEntries()) == 0 && p.replicatingAt(m.GetTo(), m.GetIndex()) {
+			p.s.metrics.commitOnlyDropped()
+			continue
 		}
 		out = append(out, m)
 	}
 	return out
+}
+
+// replicatingAt reports whether follower id is replicating and has
+// matched the log up to index. Loop goroutine.
+func (p *peer) replicatingAt(id, index uint64) bool {
+	at := false
+	p.rn.WithProgress(func(pid uint64, _ raft.ProgressType, pr tracker.Progress) {
+		if pid == id {
+			at = pr.State == tracker.StateReplicate && pr.Match == index
+		}
+	})
+	return at
 }
 
 // maxTransferLag is how many committed entries a transferee may miss:

@@ -123,10 +123,10 @@ func (s *Store) OnRaftMessage(m *raftserverpb.RaftMessage) {
 		return
 	}
 	if s.overlapsInitialized(m.GetRegionId(), m.GetStartKey(), m.GetEndKey()) {
-		s.splitVotes.keep(m, s.now(), s.splitVoteTTL())
+		s.splitVotes.keep(m, s.now())
 		// The split may have made the peer meanwhile, missing what we kept.
 		if p := s.peer(m.GetRegionId()); p != nil && p.initialized.Load() && p.peerID == m.GetToPeer().GetId() {
-			if kept := s.splitVotes.take(m.GetRegionId(), p.peerID, s.now(), s.splitVoteTTL()); kept != nil {
+			if kept := s.splitVotes.take(m.GetRegionId(), p.peerID, s.now()); kept != nil {
 				p.post(kept)
 			}
 		}

@@ -180,6 +180,12 @@ func (p *peer) leaseValid() bool {
 		now >= p.leaseSuspect.Load() && !p.splitting.Load()
 }
 
+// suspendLease allows no lease reads or renewals for an election timeout
+// from now (a leader transfer is under way).
+func (p *peer) suspendLease() {
+	p.leaseSuspect.Store(p.s.now() + int64(p.s.cfg.electionTimeout()))
+}
+
 // renewLease extends the lease to sentAt + maxLease if term is current.
 func (p *peer) renewLease(term uint64, sentAt int64) {
 	if term != p.term.Load() || !p.isLeader.Load() || p.s.now() < p.leaseSuspect.Load() {

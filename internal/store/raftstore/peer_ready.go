@@ -68,9 +68,8 @@ func (p *peer) handle(it any) {
 			p.s.log.Debug("raftstore: leader transfer refused", "region", p.regionID, "to", m.to, "why", why)
 			break
 		}
-		// The transferee may win before our lease would end: no lease
-		// reads, and no renewal, for an election timeout.
-		p.leaseSuspect.Store(p.s.now() + int64(p.s.cfg.ElectionTicks)*int64(p.s.cfg.TickInterval))
+		// The transferee may win before our lease would end.
+		p.suspendLease()
 		p.leaseTerm.Store(0)
 		p.handOffLocks()
 		p.rn.TransferLeader(m.to)
@@ -224,7 +223,7 @@ func (p *peer) onTick() {
 		if p.rn.BasicStatus().LeadTransferee != 0 {
 			// Raft's transfer outlives the suspension msgTransferLeader
 			// set when ticks run late: no lease while it lasts.
-			p.leaseSuspect.Store(p.s.now() + int64(p.s.cfg.ElectionTicks)*int64(p.s.cfg.TickInterval))
+			p.suspendLease()
 		}
 		p.leaderTick()
 	} else if p.downTicks >= 0 {

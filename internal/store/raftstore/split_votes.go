@@ -17,8 +17,10 @@ const maxSplitVotes = 1024
 // split has no peer to answer, and raft asks again only an election
 // timeout later. The follower hands the kept request to the new peer its
 // split creates (TiKV keeps such votes the same way). A request older
-// than ttl is of no use (the candidate has moved on) and is dropped.
+// than ttl (store-clock ns) is of no use (the candidate has moved on)
+// and is dropped.
 type splitVotes struct {
+	ttl   int64
 	mu    sync.Mutex
 	votes map[uint64]keptVote // by region id
 }
@@ -28,12 +30,8 @@ type keptVote struct {
 	at int64 // store-clock ns
 }
 
-// splitVoteTTL is how long a kept vote request stays useful: an election
-// timeout, after which its candidate campaigns again.
-func (s *Store) splitVoteTTL() int64 { return int64(s.cfg.ElectionTicks) * int64(s.cfg.TickInterval) }
-
 // keep records m at now if it asks for a vote.
-func (v *splitVotes) keep(m *raftserverpb.RaftMessage, now, ttl int64) {
+func (v *splitVotes) keep(m *raftserverpb.RaftMessage, now int64) {
 	if t := m.GetMessage().GetType(); t != raftpb.MsgVote && t != raftpb.MsgPreVote {
 		return
 	}
@@ -44,7 +42,7 @@ func (v *splitVotes) keep(m *raftserverpb.RaftMessage, now, ttl int64) {
 	}
 	if _, ok := v.votes[m.GetRegionId()]; !ok && len(v.votes) >= maxSplitVotes {
 		for id, k := range v.votes {
-			if now-k.at > ttl {
+			if now-k.at > v.ttl {
 				delete(v.votes, id)
 			}
 		}
@@ -57,12 +55,12 @@ func (v *splitVotes) keep(m *raftserverpb.RaftMessage, now, ttl int64) {
 
 // take removes the request kept for region regionID and returns it if
 // it was sent to peer peerID no longer than ttl before now.
-func (v *splitVotes) take(regionID, peerID uint64, now, ttl int64) *raftserverpb.RaftMessage {
+func (v *splitVotes) take(regionID, peerID uint64, now int64) *raftserverpb.RaftMessage {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	k, ok := v.votes[regionID]
 	delete(v.votes, regionID)
-	if !ok || k.m.GetToPeer().GetId() != peerID || now-k.at > ttl {
+	if !ok || k.m.GetToPeer().GetId() != peerID || now-k.at > v.ttl {
 		return nil
 	}
 	return k.m

@@ -144,6 +144,7 @@ func NewStore(cfg Config, d Deps) (*Store, error) {
 		trans: d.Transport, pd: d.PD, start: time.Now(),
 		stopped: make(chan struct{}),
 	}
+	s.splitVotes.ttl = int64(cfg.electionTimeout()) // then the candidate campaigns again
 	s.mu.peers = map[uint64]*peer{}
 	s.mu.ranges = btree.NewG(16, func(a, b *peer) bool {
 		return bytes.Compare(a.Region().GetStartKey(), b.Region().GetStartKey()) < 0
@@ -454,7 +455,7 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized, r
 		// peer a split creates does not wait: the parent's leader campaigns
 		// for the new region at once, and blocking its votes would leave
 		// the new region without a leader for an election timeout.
-		p.voteBlockUntil = s.now() + int64(s.cfg.ElectionTicks)*int64(s.cfg.TickInterval)
+		p.voteBlockUntil = s.now() + int64(s.cfg.electionTimeout())
 	}
 	p.term.Store(ps.hardState.GetTerm())
 	p.appliedIdx.Store(ap.applied)
@@ -515,7 +516,7 @@ func (s *Store) createSplitPeer(region *kvrpcpb.Region, campaign bool) {
 		s.log.Error("raftstore: create split peer", "region", region.GetId(), "err", err)
 		return
 	}
-	if m := s.splitVotes.take(region.GetId(), self.GetId(), s.now(), s.splitVoteTTL()); m != nil && !campaign {
+	if m := s.splitVotes.take(region.GetId(), self.GetId(), s.now()); m != nil && !campaign {
 		p.post(m)
 	}
 	if campaign {
