@@ -57,6 +57,14 @@ func runKV(args []string, stdout, stderr io.Writer) int {
 	})
 }
 
+// textHandler serves the text describe returns (e.g. /debug/engine).
+func textHandler(describe func() string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprint(w, describe())
+	})
+}
+
 // serveKV opens the engine under cfg.dataDir, serves the node on cfg.addr
 // until ctx ends, then stops gracefully and closes storage and engine.
 // ready, if set, is called with the bound address once it accepts
@@ -92,9 +100,7 @@ func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(add
 			log.Warn("status port not served", "addr", cfg.statusAddr, "err", err)
 		} else {
 			defer st.Close()
-			st.Handle("GET /debug/engine", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				fmt.Fprint(w, "kvdb:\n"+eng.DB().Metrics().String())
-			}))
+			st.Handle("GET /debug/engine", textHandler(func() string { return "kvdb:\n" + eng.DB().Metrics().String() }))
 			log.Info("strata kv status on "+st.Addr(), "addr", st.Addr())
 		}
 	}

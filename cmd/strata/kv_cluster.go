@@ -134,9 +134,7 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 			defer st.Close()
 			registerRaftMetrics(st, sn.Store)
 			st.Handle("POST /debug/fail/raft-isolate", raftIsolateHandler(sn.Store))
-			st.Handle("GET /debug/engine", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				fmt.Fprint(w, sn.EngineMetrics())
-			}))
+			st.Handle("GET /debug/engine", textHandler(sn.EngineMetrics))
 			log.Info("strata kv status on "+st.Addr(), "addr", st.Addr())
 		}
 	}

@@ -53,6 +53,7 @@ type Playground struct {
 	dir     string
 	keep    bool
 	insts   []Instance
+	env     []string // added to every child's environment (ChildEnv)
 	started time.Time
 	exits   chan *ExitError
 
@@ -144,7 +145,8 @@ func (pg *Playground) Start(ctx context.Context) error {
 	pg.started = time.Now()
 	fmt.Fprintf(pg.opts.Out, "Starting playground %q: %d pd, %d kv, %d sql in %s\n",
 		pg.tag, pg.opts.Topology.PD, pg.opts.Topology.KV, pg.opts.Topology.SQL, pg.dir)
-	_, share := ChildEnv(pg.opts.Topology)
+	var share string
+	pg.env, share = ChildEnv(pg.opts.Topology)
 	fmt.Fprintf(pg.opts.Out, "Each process runs with %s\n", share)
 	err := pg.start(ctx)
 	if err != nil {
@@ -198,8 +200,7 @@ func (pg *Playground) start(ctx context.Context) error {
 
 // launch starts in, records it in the state file and watches its exit.
 func (pg *Playground) launch(in Instance) (*Process, error) {
-	env, _ := ChildEnv(pg.opts.Topology)
-	p, err := StartProcess(pg.opts.Binary, in, Args(in, pg.insts, pg.opts.ConfigFile), env)
+	p, err := StartProcess(pg.opts.Binary, in, Args(in, pg.insts, pg.opts.ConfigFile), pg.env)
 	if err != nil {
 		return nil, err
 	}
