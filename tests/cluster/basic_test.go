@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -35,9 +34,7 @@ func TestClusterLoadAndSplit(t *testing.T) {
 	}
 	pc := c.pdClient()
 	c.waitFor("at least 8 regions", 60*time.Second, func() (bool, string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		rs, err := pc.ScanRegions(ctx, nil, nil, 0)
+		rs, err := scanRegions(pc)
 		if err != nil {
 			return false, err.Error()
 		}
@@ -46,9 +43,7 @@ func TestClusterLoadAndSplit(t *testing.T) {
 	// Every region has 3 voters on distinct stores, and the leaders are
 	// spread over all 3 stores (PD's balance-leader).
 	c.waitFor("3 replicas per region, leaders on every store", 90*time.Second, func() (bool, string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		rs, err := pc.ScanRegions(ctx, nil, nil, 0)
+		rs, err := scanRegions(pc)
 		if err != nil {
 			return false, err.Error()
 		}

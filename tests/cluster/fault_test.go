@@ -56,9 +56,7 @@ func TestStoreDownReplaced(t *testing.T) {
 	b.progress(c, 100, "with a node gone")
 	pc := c.pdClient()
 	c.waitFor("3 replicas on live stores", 90*time.Second, func() (bool, string) {
-		rctx, rcancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer rcancel()
-		rs, err := pc.ScanRegions(rctx, nil, nil, 0)
+		rs, err := scanRegions(pc)
 		if err != nil {
 			return false, err.Error()
 		}

@@ -15,6 +15,7 @@ import (
 	_ "github.com/go-sql-driver/mysql"
 
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/internal/kvproto/pdpb"
 	pdclient "github.com/strata-db/strata/internal/pd/client"
 	"github.com/strata-db/strata/tests/testproc"
 )
@@ -233,15 +234,21 @@ func mustExec(t *testing.T, db *sql.DB, q string, args ...any) {
 	}
 }
 
+// scanRegions returns every region as PD sees it (one request, at most
+// 5 s).
+func scanRegions(pc *pdclient.Client) ([]*pdpb.RegionInfo, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return pc.ScanRegions(ctx, nil, nil, 0)
+}
+
 // waitReplicated waits until PD sees every region with n voters and a
 // leader.
 func (c *cluster) waitReplicated(n int, timeout time.Duration) {
 	c.t.Helper()
 	pc := c.pdClient()
 	c.waitFor(fmt.Sprintf("every region with %d voters", n), timeout, func() (bool, string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		rs, err := pc.ScanRegions(ctx, nil, nil, 0)
+		rs, err := scanRegions(pc)
 		if err != nil {
 			return false, err.Error()
 		}

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -13,9 +12,7 @@ import (
 // tableRegions returns the table ids whose key prefix starts a region, in
 // key order, as PD reports the regions.
 func (c *cluster) tableRegions() ([]int64, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	rs, err := c.pdClient().ScanRegions(ctx, nil, nil, 0)
+	rs, err := scanRegions(c.pdClient())
 	if err != nil {
 		return nil, err
 	}

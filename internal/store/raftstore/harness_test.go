@@ -203,6 +203,9 @@ func (c *testCluster) leader(id uint64) *testStore {
 	return found
 }
 
+// next returns the store after ts in id order (wrapping around).
+func (c *testCluster) next(ts *testStore) *testStore { return c.stores[int(ts.id)%len(c.stores)] }
+
 // transferLeader moves region 1's leadership from store from to store
 // to, asking again on every poll (a leader refuses while the transferee
 // is not yet replicating, as it does PD's operator until a later

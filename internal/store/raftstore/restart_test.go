@@ -47,9 +47,12 @@ func TestRestartedLoneVoterReadsItsLastWrite(t *testing.T) {
 		c.stores[0] = ts
 		c.start(ts)
 
-		// Read the moment the store leads again.
-		for !ts.s.IsLeader(1) {
-			runtime.Gosched()
+		// Read the moment the store leads again (spinning: a poll's sleep
+		// could miss the window the test is about).
+		for deadline := time.Now().Add(20 * time.Second); !ts.s.IsLeader(1); runtime.Gosched() {
+			if time.Now().After(deadline) {
+				t.Fatalf("round %d: the restarted store does not lead", round)
+			}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		rctx, err := ts.s.Route(ctx, regionContext(ts.s, 1), false)

@@ -119,13 +119,7 @@ func TestWriteRefusedAfterTermChange(t *testing.T) {
 	if !ok || term0 == 0 {
 		t.Fatalf("LeaderTerm of a routed request: term %d ok %v", term0, ok)
 	}
-	var other *testStore
-	for _, ts := range c.stores {
-		if ts.id != l.id {
-			other = ts
-			break
-		}
-	}
+	other := c.next(l)
 	c.transferLeader(l, other)
 	c.transferLeader(other, l)
 	if term := l.s.peer(1).term.Load(); term <= term0 {
@@ -164,13 +158,7 @@ func TestTransferLeaderHandsOffLocks(t *testing.T) {
 	}
 	l := c.leader(1)
 	term := l.s.peer(1).term.Load()
-	var to *testStore
-	for _, ts := range c.stores {
-		if ts.id != l.id {
-			to = ts
-			break
-		}
-	}
+	to := c.next(l)
 	c.transferLeader(l, to)
 	want := fmt.Sprintf("lock of region 1 term %d", term)
 	c.waitFor("the handed-over write applied on the new leader", func() bool {
@@ -219,8 +207,7 @@ func TestTransferLeaderAnswersInFlightWrites(t *testing.T) {
 		l := c.leader(1)
 		before := acked.Load()
 		c.waitFor("writes under this leader", func() bool { return acked.Load() > before+20 })
-		to := c.stores[l.id%3] // the next store
-		c.transferLeader(l, to)
+		c.transferLeader(l, c.next(l))
 	}
 	cancel()
 	for range writers {
@@ -239,7 +226,7 @@ func TestTransferLeaderAnswersInFlightWrites(t *testing.T) {
 func TestTransferLeaderRefusesLaggingFollower(t *testing.T) {
 	c := newTestCluster(t, 3, fastConfig())
 	l := c.leader(1)
-	lagging := c.stores[l.id%3]
+	lagging := c.next(l)
 	cut := lagging.id
 	c.trans.SetFilter(func(from, to uint64, _ *raftserverpb.RaftMessage) bool { return from != cut && to != cut })
 	for i := range 2 * maxTransferLag {
