@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/experimental"
 	"google.golang.org/grpc/keepalive"
 
 	"github.com/strata-db/strata/internal/kvproto"
@@ -83,6 +84,7 @@ func (o *GRPCOptions) dialOptions() []grpc.DialOption {
 		// WINDOW_UPDATE frames. Both cost syscalls per request.
 		grpc.WithInitialWindowSize(kvproto.GRPCWindowSize),
 		grpc.WithInitialConnWindowSize(kvproto.GRPCWindowSize),
+		experimental.WithBufferPool(kvproto.BufferPool),
 		grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(math.MaxInt32),
 			grpc.MaxCallSendMsgSize(math.MaxInt32),

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/experimental"
 
 	"github.com/strata-db/strata/internal/kvproto"
 	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
@@ -111,6 +112,7 @@ func (c *storeConn) client(ctx context.Context) (raftserverpb.RaftClient, error)
 			grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: 3 * time.Second}),
 			// Static windows: no BDP pings, few WINDOW_UPDATEs.
 			grpc.WithInitialWindowSize(kvproto.GRPCWindowSize), grpc.WithInitialConnWindowSize(kvproto.GRPCWindowSize),
+			experimental.WithBufferPool(kvproto.BufferPool),
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32), grpc.MaxCallSendMsgSize(math.MaxInt32)))
 		if err != nil {
 			return nil, err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/experimental"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/protobuf/proto"
 
@@ -113,6 +114,7 @@ func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *N
 		// few WINDOW_UPDATE frames.
 		grpc.InitialWindowSize(kvproto.GRPCWindowSize),
 		grpc.InitialConnWindowSize(kvproto.GRPCWindowSize),
+		experimental.BufferPool(kvproto.BufferPool),
 		// Stop waits for running handlers too, so the storage under the
 		// node can be closed right after.
 		grpc.WaitForHandlers(true),
