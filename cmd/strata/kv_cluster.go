@@ -70,7 +70,8 @@ func txnOptions(file *config.Config) txn.Options {
 // raftConfig maps the config file's [raftstore] and [coprocessor] keys
 // onto the raftstore's.
 func raftConfig(file *config.Config, log *slog.Logger) raftstore.Config {
-	r, c := &file.Raftstore, &file.Coprocessor
+	r := &file.Raftstore
+	maxSize, splitSize, maxKeys, splitKeys := file.Coprocessor.RegionSizes()
 	return raftstore.Config{
 		SyncLog: r.SyncLog, StorePoolSize: int(r.StorePoolSize), ApplyPoolSize: int(r.ApplyPoolSize),
 		TickInterval: time.Duration(r.RaftBaseTickInterval), ElectionTicks: int(r.RaftElectionTimeoutTicks),
@@ -78,8 +79,8 @@ func raftConfig(file *config.Config, log *slog.Logger) raftstore.Config {
 		SplitCheckInterval:     time.Duration(r.SplitRegionCheckTickInterval),
 		PDHeartbeatInterval:    time.Duration(r.PDHeartbeatTickInterval),
 		StoreHeartbeatInterval: time.Duration(r.PDStoreHeartbeatTickInterval),
-		RegionMaxSize:          uint64(c.RegionMaxSize), RegionSplitSize: uint64(c.RegionSplitSize),
-		RegionMaxKeys: c.RegionMaxKeys, RegionSplitKeys: c.RegionSplitKeys,
+		RegionMaxSize:          uint64(maxSize), RegionSplitSize: uint64(splitSize),
+		RegionMaxKeys: maxKeys, RegionSplitKeys: splitKeys,
 		Logger: log,
 	}
 }

@@ -370,16 +370,47 @@ type Raftstore struct {
 	HibernateRegions bool `toml:"hibernate-regions"`
 }
 
-// Coprocessor is [coprocessor] (TiKV): region split thresholds.
+// Coprocessor is [coprocessor] (TiKV): region split thresholds. A zero
+// (unset) key takes TiKV's default, derived as TiKV v8.4+ derives it
+// (RegionSizes).
 type Coprocessor struct {
-	// RegionMaxSize is the size that forces a split (default 144MiB).
+	// RegionMaxSize is the size that forces a split (default
+	// region-split-size × 1.5).
 	RegionMaxSize ByteSize `toml:"region-max-size"`
-	// RegionSplitSize is the size of the halves (default 96MiB).
+	// RegionSplitSize is the size of the pieces (default 256MiB, TiKV's
+	// since v8.4; 96MiB before).
 	RegionSplitSize ByteSize `toml:"region-split-size"`
-	// RegionMaxKeys forces a split (default 1440000).
+	// RegionMaxKeys forces a split (default region-split-keys × 1.5).
 	RegionMaxKeys uint64 `toml:"region-max-keys"`
-	// RegionSplitKeys is the key count of the halves (default 960000).
+	// RegionSplitKeys is the key count of the pieces (default 10,000 per
+	// MiB of region-split-size: 2,560,000).
 	RegionSplitKeys uint64 `toml:"region-split-keys"`
+}
+
+// DefaultRegionSplitSize is TiKV's region-split-size since v8.4.
+const DefaultRegionSplitSize = 256 * MiB
+
+// RegionSizes returns the four thresholds with the unset ones derived as
+// TiKV derives them: split size 256MiB, split keys 10,000 per MiB of it
+// (TiKV assumes 100-byte entries), and each max 1.5× its split value.
+func (c Coprocessor) RegionSizes() (maxSize, splitSize ByteSize, maxKeys, splitKeys uint64) {
+	splitSize = c.RegionSplitSize
+	if splitSize == 0 {
+		splitSize = DefaultRegionSplitSize
+	}
+	maxSize = c.RegionMaxSize
+	if maxSize == 0 {
+		maxSize = splitSize / 2 * 3
+	}
+	splitKeys = c.RegionSplitKeys
+	if splitKeys == 0 {
+		splitKeys = max(uint64(splitSize)*10000/uint64(MiB), 1)
+	}
+	maxKeys = c.RegionMaxKeys
+	if maxKeys == 0 {
+		maxKeys = splitKeys / 2 * 3
+	}
+	return maxSize, splitSize, maxKeys, splitKeys
 }
 
 // ReadPool is [readpool].
@@ -525,8 +556,6 @@ func Default() *Config {
 			RaftElectionTimeoutTicks: 10, RaftEntryMaxSize: 8 * MiB, RaftLogGCThreshold: 50,
 			SplitRegionCheckTickInterval: Duration(10 * time.Second), PDHeartbeatTickInterval: Duration(10 * time.Second),
 			PDStoreHeartbeatTickInterval: Duration(10 * time.Second), HibernateRegions: true},
-		Coprocessor: Coprocessor{RegionMaxSize: 144 * MiB, RegionSplitSize: 96 * MiB,
-			RegionMaxKeys: 1440000, RegionSplitKeys: 960000},
 		ReadPool: ReadPool{
 			Unified:     UnifiedReadPool{MinThreadCount: 1, MaxThreadCount: max(4, ncpu*8/10), StackSize: 10 * MiB, MaxTasksPerWorker: 2000},
 			Storage:     PriorityPool{UseUnifiedPool: true, HighConcurrency: 4, NormalConcurrency: 4, LowConcurrency: 4},

@@ -231,3 +231,25 @@ func TestUnits(t *testing.T) {
 		t.Errorf("96MiB prints as %s", s)
 	}
 }
+
+// Unset region thresholds derive as TiKV v8.4+ derives them.
+func TestRegionSizes(t *testing.T) {
+	for _, c := range []struct {
+		name               string
+		in                 Coprocessor
+		maxSize, splitSize ByteSize
+		maxKeys, splitKeys uint64
+	}{
+		{"defaults", Coprocessor{}, 384 * MiB, 256 * MiB, 3_840_000, 2_560_000},
+		{"split size only", Coprocessor{RegionSplitSize: 96 * MiB}, 144 * MiB, 96 * MiB, 1_440_000, 960_000},
+		{"tiny split size", Coprocessor{RegionSplitSize: 64 * KiB}, 96 * KiB, 64 * KiB, 936, 625},
+		{"all set", Coprocessor{RegionMaxSize: 10 * MiB, RegionSplitSize: 5 * MiB, RegionMaxKeys: 7, RegionSplitKeys: 3},
+			10 * MiB, 5 * MiB, 7, 3},
+	} {
+		maxSize, splitSize, maxKeys, splitKeys := c.in.RegionSizes()
+		if maxSize != c.maxSize || splitSize != c.splitSize || maxKeys != c.maxKeys || splitKeys != c.splitKeys {
+			t.Errorf("%s: got %v/%v %d/%d, want %v/%v %d/%d", c.name, maxSize, splitSize, maxKeys, splitKeys,
+				c.maxSize, c.splitSize, c.maxKeys, c.splitKeys)
+		}
+	}
+}

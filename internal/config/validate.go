@@ -51,6 +51,13 @@ func (c *Config) Validate() error {
 	if c.Performance.TxnEntrySizeLimit == 0 || c.Performance.TxnEntrySizeLimit > 120*MiB {
 		return fmt.Errorf("config: key \"performance.txn-entry-size-limit\": %d out of range (1B..120MiB)", c.Performance.TxnEntrySizeLimit)
 	}
+	maxSize, splitSize, maxKeys, splitKeys := c.Coprocessor.RegionSizes()
+	if maxSize < splitSize {
+		return fmt.Errorf("config: key \"coprocessor.region-max-size\": %v is below region-split-size %v", maxSize, splitSize)
+	}
+	if maxKeys < splitKeys {
+		return fmt.Errorf("config: key \"coprocessor.region-max-keys\": %d is below region-split-keys %d", maxKeys, splitKeys)
+	}
 	if c.TiKVClient.MaxBatchWaitTime < 0 {
 		return fmt.Errorf("config: key \"tikv-client.max-batch-wait-time\": negative")
 	}

@@ -34,7 +34,8 @@ type Config struct {
 	// SplitCheckInterval is how often a leader checks its region's size
 	// (default 10s). A region above RegionMaxSize bytes or RegionMaxKeys
 	// keys splits into pieces of RegionSplitSize / RegionSplitKeys
-	// (defaults 144/96 MiB and 1,440,000/960,000 keys).
+	// (defaults as TiKV v8.4+: 384/256 MiB and 3,840,000/2,560,000 keys;
+	// config.Coprocessor.RegionSizes derives unset ones from the others).
 	SplitCheckInterval time.Duration
 	RegionMaxSize      uint64
 	RegionSplitSize    uint64
@@ -79,13 +80,13 @@ func (c *Config) fill() {
 		c.SplitCheckInterval = 10 * time.Second
 	}
 	if c.RegionSplitSize == 0 {
-		c.RegionSplitSize = 96 << 20
+		c.RegionSplitSize = 256 << 20
 	}
 	if c.RegionMaxSize == 0 {
 		c.RegionMaxSize = c.RegionSplitSize / 2 * 3
 	}
 	if c.RegionSplitKeys == 0 {
-		c.RegionSplitKeys = 960_000
+		c.RegionSplitKeys = 2_560_000
 	}
 	if c.RegionMaxKeys == 0 {
 		c.RegionMaxKeys = c.RegionSplitKeys / 2 * 3
