@@ -157,6 +157,25 @@ func TestSplitBySize(t *testing.T) {
 	}
 }
 
+// A leader's heartbeat reports the region's size as the split estimate
+// sees it, growing with what is applied, not only at the last
+// measurement (which waits for a split threshold).
+func TestHeartbeatSizeFollowsWrites(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig()) // default thresholds: no split, no new measure
+	val := bytes.Repeat([]byte("v"), 1000)
+	for i := range 200 {
+		if err := c.put(key(i), val); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.waitFor("a heartbeat of region 1 reporting the 200 writes", func() bool {
+		c.pd.mu.Lock()
+		defer c.pd.mu.Unlock()
+		hb := c.pd.heartbeats[1]
+		return hb != nil && hb.GetApproximateSize() >= 200*1000 && hb.GetApproximateKeys() >= 200
+	})
+}
+
 // checkTiling fails unless regions cover the key space without gaps or
 // overlaps.
 func checkTiling(t *testing.T, regions []*kvrpcpb.Region) {

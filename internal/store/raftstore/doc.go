@@ -112,8 +112,10 @@
 // changes, snapshots), never the other way round; loops and workers may
 // wait for the raft writer (flush), which waits for no one.
 //
-// Splits are decided by the leader (split check every
-// split-region-check-tick-interval, once region-split-size/16 bytes were
-// written since the last) with ids from PD; conf changes and leader
+// Splits are decided by the leader (a split check every
+// split-region-check-tick-interval while the region's estimate — its last
+// measurement plus the bytes and keys applied since — is at
+// region-max-size or region-max-keys; the measurement scans the region)
+// with ids from PD; conf changes and leader
 // transfers come from PD's operators in region heartbeat responses.
 package raftstore

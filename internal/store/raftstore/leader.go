@@ -199,12 +199,16 @@ func (p *peer) pendingCount() int {
 	return n
 }
 
-// heartbeatRequest describes the region for PD. Loop goroutine.
+// heartbeatRequest describes the region for PD. Its approximate size and
+// keys are the estimate splits go by: the last measurement plus what was
+// applied since (measuring scans the region, so it waits for a split
+// threshold). Loop goroutine.
 func (p *peer) heartbeatRequest() *pdpb.RegionHeartbeatRequest {
 	region := p.Region()
 	req := &pdpb.RegionHeartbeatRequest{
 		Region: proto.Clone(region).(*kvrpcpb.Region), Leader: findPeer(region, p.peerID),
-		ApproximateSize: p.approxSize.Load(), ApproximateKeys: p.approxKeys.Load(), Term: p.term.Load(),
+		ApproximateSize: p.approxSize.Load() + p.sizeDiff.Load(), ApproximateKeys: p.approxKeys.Load() + p.keysDiff.Load(),
+		Term: p.term.Load(),
 	}
 	st := p.rn.Status()
 	for id, pr := range st.Progress {
