@@ -14,8 +14,9 @@ const (
 )
 
 // BufferPool is the gRPC buffer pool of every connection between Strata
-// processes: it holds the buffers a message is marshalled into and the
-// ones a message arriving in several HTTP/2 frames is gathered into.
+// processes: the transport reads frames into it (the BufferPool options)
+// and Codec marshals messages into it and gathers a message arriving in
+// several HTTP/2 frames into it.
 //
 // gRPC's default pool has tiers of 256 B, 4 KiB, 16 KiB, 32 KiB and 1 MiB
 // and clears a buffer's whole capacity on every Get, so each 40 KiB batch

@@ -88,6 +88,7 @@ func (o *GRPCOptions) dialOptions() []grpc.DialOption {
 		grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(math.MaxInt32),
 			grpc.MaxCallSendMsgSize(math.MaxInt32),
+			grpc.ForceCodecV2(kvproto.Codec),
 		),
 	}
 	return append(opts, o.DialOptions...)

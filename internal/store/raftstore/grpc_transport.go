@@ -113,7 +113,8 @@ func (c *storeConn) client(ctx context.Context) (raftserverpb.RaftClient, error)
 			// Static windows: no BDP pings, few WINDOW_UPDATEs.
 			grpc.WithInitialWindowSize(kvproto.GRPCWindowSize), grpc.WithInitialConnWindowSize(kvproto.GRPCWindowSize),
 			experimental.WithBufferPool(kvproto.BufferPool),
-			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32), grpc.MaxCallSendMsgSize(math.MaxInt32)))
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32), grpc.MaxCallSendMsgSize(math.MaxInt32),
+				grpc.ForceCodecV2(kvproto.Codec)))
 		if err != nil {
 			return nil, err
 		}

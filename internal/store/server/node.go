@@ -115,6 +115,7 @@ func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *N
 		grpc.InitialWindowSize(kvproto.GRPCWindowSize),
 		grpc.InitialConnWindowSize(kvproto.GRPCWindowSize),
 		experimental.BufferPool(kvproto.BufferPool),
+		grpc.ForceServerCodecV2(kvproto.Codec),
 		// Stop waits for running handlers too, so the storage under the
 		// node can be closed right after.
 		grpc.WaitForHandlers(true),
