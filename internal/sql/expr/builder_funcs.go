@@ -30,8 +30,8 @@ var funcArity = map[string]arity{
 	"abs": {1, 1}, "ceil": {1, 1}, "floor": {1, 1}, "round": {1, 2}, "mod": {2, 2},
 	"now": {0, 1}, "curdate": {0, 0}, "database": {0, 0}, "user": {0, 0},
 	"current_user": {0, 0}, "version": {0, 0}, "connection_id": {0, 0},
-	"last_insert_id": {0, 1},
-	"greatest":       {2, -1}, "least": {2, -1}, "trim": {1, 3}, "ltrim": {1, 1}, "rtrim": {1, 1},
+	"last_insert_id": {0, 1}, "row_count": {0, 0},
+	"greatest": {2, -1}, "least": {2, -1}, "trim": {1, 3}, "ltrim": {1, 1}, "rtrim": {1, 1},
 	"replace": {3, 3}, "left": {2, 2}, "right": {2, 2}, "repeat": {2, 2},
 	"sign": {1, 1}, "pow": {2, 2}, "sqrt": {1, 1},
 	"date": {1, 1}, "year": {1, 1}, "month": {1, 1}, "day": {1, 1}, "quarter": {1, 1},
@@ -211,6 +211,9 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 	case "connection_id", "last_insert_id":
 		ft := intType(true)
 		return b.newFunc(name, args, ft, &ctxFunc{name: name, ft: ft}), nil
+	case "row_count":
+		ft := intType(false)
+		return b.newFunc(name, nil, ft, &ctxFunc{name: name, ft: ft}), nil
 	}
 	return nil, sqlerr.New(mysql.ErrSpDoesNotExist, "FUNCTION", n.FnName.O)
 }

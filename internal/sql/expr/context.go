@@ -38,6 +38,9 @@ type EvalContext interface {
 	ConnectionID() uint64
 	// LastInsertID returns LAST_INSERT_ID().
 	LastInsertID() uint64
+	// RowCount returns ROW_COUNT(): what the previous statement changed
+	// (-1 after a result set or an error).
+	RowCount() int64
 	// AppendWarning records a warning for SHOW WARNINGS (a *sqlerr.Error).
 	AppendWarning(err error)
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // ctxFunc is a function of the evaluation context alone: NOW, CURDATE,
-// DATABASE, USER, VERSION, CONNECTION_ID, LAST_INSERT_ID. It is never
+// DATABASE, USER, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT. It is never
 // folded into a constant (a cached plan runs in another statement).
 type ctxFunc struct {
 	name string
@@ -45,6 +45,8 @@ func (f *ctxFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types
 			return evalAs(ctx, row, args[0], f.ft)
 		}
 		return types.NewUintDatum(ctx.LastInsertID()), nil
+	case "row_count":
+		return types.NewIntDatum(ctx.RowCount()), nil
 	}
 	return types.NewNullDatum(), nil
 }

@@ -12,16 +12,17 @@ import (
 // zero value is usable: UTC, no parameters, no variables; Now defaults to
 // the time of the first call.
 type SimpleContext struct {
-	Mode     uint64
-	Loc      *time.Location
-	NowTime  time.Time
-	Params   []types.Datum
-	SysVars  map[string]string // by lower-case name; also used for global
-	UserVars map[string]types.Datum
-	DB       string
-	UserName string
-	ConnID   uint64
-	LastID   uint64
+	Mode         uint64
+	Loc          *time.Location
+	NowTime      time.Time
+	Params       []types.Datum
+	SysVars      map[string]string // by lower-case name; also used for global
+	UserVars     map[string]types.Datum
+	DB           string
+	UserName     string
+	ConnID       uint64
+	LastID       uint64
+	PrevRowCount int64 // ROW_COUNT()
 	// Warnings collects AppendWarning's errors.
 	Warnings []error
 }
@@ -85,6 +86,9 @@ func (c *SimpleContext) CurrentUser() string { return c.UserName }
 
 // LastInsertID implements EvalContext.
 func (c *SimpleContext) LastInsertID() uint64 { return c.LastID }
+
+// RowCount implements EvalContext.
+func (c *SimpleContext) RowCount() int64 { return c.PrevRowCount }
 
 // AppendWarning implements EvalContext.
 func (c *SimpleContext) AppendWarning(err error) { c.Warnings = append(c.Warnings, err) }

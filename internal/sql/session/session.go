@@ -31,6 +31,8 @@ type Session struct {
 	txn *txnclient.Txn
 	// warnings of the last statement (SHOW WARNINGS).
 	warnings []error
+	// rows is ROW_COUNT()'s state (row_count.go).
+	rows rowCount
 	// userVars are @name values.
 	userVars map[string]string
 	// prep holds the prepared statements (query_prepare.go).
@@ -52,7 +54,7 @@ var _ server.Session = (*Session)(nil)
 func newSession(d *Domain, c server.ConnInfo) *Session {
 	return &Session{
 		d: d, conn: c, vars: sysvar.NewVars(d.globals), p: parser.New(),
-		userVars: map[string]string{},
+		userVars: map[string]string{}, rows: newRowCount(),
 	}
 }
 
@@ -76,6 +78,8 @@ func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.
 		}
 	}
 	if err != nil {
+		s.rows.start()
+		s.rows.finish(nil, err)
 		return sqlerr.Newf(sqlerr.ErrParse, "You have an error in your SQL syntax; check the manual that corresponds to your Strata version for the right syntax to use %s", parseErrText(err))
 	}
 	if len(stmts) > 1 && !server.MultiStatementsAllowed(ctx) {
@@ -89,7 +93,9 @@ func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.
 		start := time.Now()
 		s.proc.set("Query", stmt.Text())
 		typ := stmtType(stmt)
+		s.rows.start()
 		res, err := s.execStmt(ctx, stmt)
+		s.rows.finish(res, err)
 		s.proc.set("Sleep", "")
 		s.d.metrics.observe(typ, start, err)
 		if err != nil {
@@ -185,7 +191,9 @@ func (s *Session) Prepare(ctx context.Context, sql string) (*server.Prepared, er
 }
 
 // ExecutePrepared implements server.Session.
-func (s *Session) ExecutePrepared(ctx context.Context, id uint32, args []server.Arg) (server.Result, error) {
+func (s *Session) ExecutePrepared(ctx context.Context, id uint32, args []server.Arg) (res server.Result, err error) {
+	s.rows.start()
+	defer func() { s.rows.finish(res, err) }()
 	start, typ := time.Now(), "Other"
 	if ps := s.prepStmts().stmts[id]; ps != nil {
 		typ = stmtType(ps.stmt)
@@ -200,7 +208,7 @@ func (s *Session) ExecutePrepared(ctx context.Context, id uint32, args []server.
 		s.proc.set("Query", ps.stmt.Text())
 		defer s.proc.set("Sleep", "")
 	}
-	res, err := s.executePrepared(ctx, id, args)
+	res, err = s.executePrepared(ctx, id, args)
 	s.d.metrics.observe(typ, start, err)
 	return res, err
 }

@@ -69,6 +69,7 @@ func (c *Ctx) User() string                           { return "root@%" }
 func (c *Ctx) ConnectionID() uint64                   { return 1 }
 func (c *Ctx) CurrentUser() string                    { return "root@%" }
 func (c *Ctx) LastInsertID() uint64                   { return 0 }
+func (c *Ctx) RowCount() int64                        { return -1 }
 func (c *Ctx) AppendWarning(error)                    {}
 
 // Param returns parameter i, or NULL.
