@@ -175,6 +175,16 @@ func TestQueryDML(t *testing.T) {
 	if a, _ := r.RowsAffected(); a != 2 {
 		t.Errorf("on dup affected %d", a)
 	}
+	// ROW_COUNT() in a prepared statement is the statement before's count.
+	var rc int64
+	if err := db.QueryRow("SELECT ROW_COUNT() + ?", 0).Scan(&rc); err != nil || rc != 2 {
+		t.Errorf("prepared ROW_COUNT() after ON DUPLICATE KEY UPDATE: %d, %v; want 2", rc, err)
+	}
+	// A prepared SELECT without FROM reads its parameters (it read NULL).
+	var sum int64
+	if err := db.QueryRow("SELECT ? + 1", 41).Scan(&sum); err != nil || sum != 42 {
+		t.Errorf("prepared SELECT ? + 1 with 41: %d, %v; want 42", sum, err)
+	}
 	s.want("SELECT n FROM t WHERE u = 1", "6")
 	s.exec("REPLACE INTO t (id, u, v, n) VALUES (2, 20, 'r', 0)")
 	s.want("SELECT id, u, v FROM t WHERE id = 2", "2 20 r")

@@ -11,7 +11,6 @@ import (
 	"github.com/strata-db/strata/internal/sql/planner"
 	"github.com/strata-db/strata/internal/sql/server"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
-	"github.com/strata-db/strata/internal/types"
 )
 
 // Text prepared statements (PREPARE name FROM ..., EXECUTE name [USING
@@ -103,21 +102,6 @@ func (s *Session) execExecuteText(ctx context.Context, st *ast.ExecuteStmt) (ser
 	}
 	if err := s.checkViewUse(ctx, ps.stmt); err != nil {
 		return nil, err
-	}
-	if sel, ok := ps.stmt.(*ast.SelectStmt); ok && ps.nParams > 0 && !isQuery(sel) {
-		// A SELECT without FROM that reads parameters: executePrepared
-		// would evaluate it without them.
-		params := make([]types.Datum, len(args))
-		for i, a := range args {
-			params[i] = argDatum(a)
-		}
-		q := s.newQueryCtx(params)
-		p, err := planner.Build(q, sel)
-		if err != nil {
-			return nil, err
-		}
-		s.warnings = s.warnings[:0]
-		return s.runPlan(ctx, q, p, nil)
 	}
 	return s.executePrepared(ctx, id, args)
 }

@@ -55,7 +55,7 @@ func (s *Session) prepare(ctx context.Context, sql string) (*server.Prepared, er
 	for i := range out.Params {
 		out.Params[i] = &server.Column{Name: "?", Type: mysql.TypeVarString, Charset: mysql.BinaryDefaultCollationID}
 	}
-	if isQuery(ps.stmt) && returnsRows(ps.stmt) {
+	if ps.planned() && returnsRows(ps.stmt) {
 		// The result columns, from a plan built with NULL parameters.
 		if p, err := planner.Build(s.newQueryCtx(nil), ps.stmt); err == nil {
 			for _, c := range p.Schema() {
@@ -76,7 +76,7 @@ func (s *Session) executePrepared(ctx context.Context, id uint32, args []server.
 		return nil, sqlerr.New(sqlerr.ErrWrongArguments, "EXECUTE")
 	}
 	s.warnings = s.warnings[:0]
-	if !isQuery(ps.stmt) {
+	if !ps.planned() {
 		return s.execStmt(ctx, ps.stmt)
 	}
 	params := make([]types.Datum, len(args))
@@ -102,6 +102,17 @@ func (s *Session) executePrepared(ctx context.Context, id uint32, args []server.
 		c = &ps.exec
 	}
 	return s.runPlan(ctx, q, p, c)
+}
+
+// planned reports whether the statement runs as a plan built with its
+// parameters: the queries, and a SELECT without FROM that has parameters
+// (execStmt would evaluate it without them).
+func (ps *prepared) planned() bool {
+	if isQuery(ps.stmt) {
+		return true
+	}
+	_, sel := ps.stmt.(*ast.SelectStmt)
+	return sel && ps.nParams > 0
 }
 
 // isQuery reports the statements execQuery runs.
