@@ -3,7 +3,6 @@ package playground
 import (
 	"context"
 	"os/exec"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,18 +10,6 @@ import (
 
 	"github.com/strata-db/strata/internal/cluster"
 	"github.com/strata-db/strata/tests/testproc"
-)
-
-// oltpWorkloads are sysbench 1.0.20's oltp_* workloads.
-var oltpWorkloads = []string{
-	"oltp_point_select", "oltp_read_only", "oltp_read_write", "oltp_write_only",
-	"oltp_update_index", "oltp_update_non_index", "oltp_insert", "oltp_delete",
-}
-
-var (
-	sbTxnsRE       = regexp.MustCompile(`transactions:\s+(\d+)`)
-	sbIgnoredRE    = regexp.MustCompile(`ignored errors:\s+(\d+)`)
-	sbReconnectsRE = regexp.MustCompile(`reconnects:\s+(\d+)`)
 )
 
 // Real sysbench against `strata playground --kv 3` with its default
@@ -38,10 +25,7 @@ func TestPlaygroundSysbench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	sb, err := exec.LookPath("sysbench")
-	if err != nil {
-		t.Skip("sysbench is not installed (.ci/run installs it)")
-	}
+	sb := testproc.Sysbench(t)
 	topo := cluster.Topology{PD: 1, KV: 3, SQL: 1}
 	off := freeOffset(t, topo)
 	pg := startPlayground(t, t.TempDir(), true, "--kv", "3", "--sql", "1", "--port-offset", strconv.Itoa(off))
@@ -61,9 +45,10 @@ func TestPlaygroundSysbench(t *testing.T) {
 	}
 	run("/usr/share/sysbench/oltp_common.lua", "--threads=4", "prepare")
 	for _, threads := range []string{"16", "64"} {
-		for _, w := range oltpWorkloads {
+		for _, w := range testproc.OLTPWorkloads {
 			out := run("/usr/share/sysbench/"+w+".lua", "--threads="+threads, "--time=3", "--report-interval=0", "run")
-			txns, ignored, recs := testproc.MatchInt(sbTxnsRE, out), testproc.MatchInt(sbIgnoredRE, out), testproc.MatchInt(sbReconnectsRE, out)
+			c := testproc.ParseSysbench(out)
+			txns, ignored, recs := c.Txns, c.Ignored, c.Reconnects
 			t.Logf("%s at %s threads: %d transactions, %d ignored errors, %d reconnects", w, threads, txns, ignored, recs)
 			multi := w == "oltp_read_write" || w == "oltp_write_only"
 			if txns <= 0 || recs != 0 || (ignored != 0 && !multi) || strings.Contains(out, "FATAL") {

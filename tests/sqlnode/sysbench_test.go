@@ -1,9 +1,8 @@
 package sqlnode
 
 import (
-	"os"
 	"os/exec"
-	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,36 +10,7 @@ import (
 )
 
 // sysbenchWorkloads are the workloads issue #3 names, in run order.
-var sysbenchWorkloads = []string{
-	"oltp_point_select", "oltp_read_only", "oltp_read_write", "oltp_write_only",
-	"oltp_update_index", "oltp_update_non_index", "oltp_insert", "oltp_delete",
-	"select_random_points", "select_random_ranges",
-}
-
-// ensureSysbench returns the sysbench binary, installing Debian's package
-// when it is missing and we may (root); the test is skipped otherwise.
-func ensureSysbench(t *testing.T) string {
-	if p, err := exec.LookPath("sysbench"); err == nil {
-		return p
-	}
-	if os.Geteuid() == 0 {
-		cmd := exec.Command("sh", "-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq sysbench")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Logf("apt-get install sysbench: %v\n%s", err, out)
-		}
-		if p, err := exec.LookPath("sysbench"); err == nil {
-			return p
-		}
-	}
-	t.Skip("sysbench not installed and cannot be installed here")
-	return ""
-}
-
-var (
-	sbErrorsRE     = regexp.MustCompile(`ignored errors:\s+(\d+)`)
-	sbReconnectsRE = regexp.MustCompile(`reconnects:\s+(\d+)`)
-	sbTxnsRE       = regexp.MustCompile(`transactions:\s+(\d+)`)
-)
+var sysbenchWorkloads = slices.Concat(testproc.OLTPWorkloads, []string{"select_random_points", "select_random_ranges"})
 
 // TestSysbench runs real sysbench 1.0.20 against a real `strata server`:
 // prepare 2 tables × 1,000 rows, every workload for 2 s at 4 threads, then
@@ -56,7 +26,7 @@ func TestSysbench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	sb := ensureSysbench(t)
+	sb := testproc.Sysbench(t)
 	n := startServer(t)
 	db := n.db("")
 	if _, err := db.Exec("CREATE DATABASE sbtest"); err != nil {
@@ -76,7 +46,8 @@ func TestSysbench(t *testing.T) {
 	}
 	check := func(w, out string) {
 		t.Helper()
-		errs, recs, txns := testproc.MatchInt(sbErrorsRE, out), testproc.MatchInt(sbReconnectsRE, out), testproc.MatchInt(sbTxnsRE, out)
+		c := testproc.ParseSysbench(out)
+		errs, recs, txns := c.Ignored, c.Reconnects, c.Txns
 		t.Logf("%s: %d transactions, %d ignored errors (deadlocks retried), %d reconnects", w, txns, errs, recs)
 		if recs != 0 || txns <= 0 || strings.Contains(out, "FATAL") {
 			t.Errorf("%s: %d transactions, %d reconnects:\n%s", w, txns, recs, testproc.LastLines(out, 30))
