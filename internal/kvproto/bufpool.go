@@ -25,14 +25,12 @@ const (
 // two, so a buffer is at most twice its message, and never clears: gRPC
 // writes every byte of the length it asks for before reading it, and its
 // own transport reads frames into uncleared buffers too.
-var BufferPool mem.BufferPool = newTieredPool()
+var BufferPool mem.BufferPool = &tieredPool{}
 
 // tieredPool keeps one sync.Pool per power-of-two capacity.
 type tieredPool struct {
 	tiers [maxPoolShift + 1]sync.Pool
 }
-
-func newTieredPool() *tieredPool { return &tieredPool{} }
 
 // Get returns a buffer of length size, with capacity the next power of two
 // (at least 256 B). Sizes above 16 MiB are allocated exactly, unpooled.

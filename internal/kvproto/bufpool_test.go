@@ -3,7 +3,7 @@ package kvproto
 import "testing"
 
 func TestTieredPoolSizes(t *testing.T) {
-	p := newTieredPool()
+	p := &tieredPool{}
 	for _, c := range []struct{ size, capacity int }{
 		{0, 256}, {1, 256}, {256, 256}, {257, 512}, {4096, 4096},
 		{40 << 10, 64 << 10}, {1 << 24, 1 << 24}, {1<<24 + 1, 1<<24 + 1},
@@ -19,7 +19,7 @@ func TestTieredPoolSizes(t *testing.T) {
 // A buffer put back with a capacity that is not a power of two serves
 // only sizes it can hold.
 func TestTieredPoolPutOddCapacity(t *testing.T) {
-	p := newTieredPool()
+	p := &tieredPool{}
 	odd := make([]byte, 10, 3000) // tier 2048
 	p.Put(&odd)
 	for range 100 { // sync.Pool may drop it; it must never hand it out too small

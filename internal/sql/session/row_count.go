@@ -19,12 +19,9 @@ func (r *rowCount) start() { r.prev = r.last }
 
 // finish records what the statement that returned res and err did.
 func (r *rowCount) finish(res server.Result, err error) {
-	switch {
-	case err != nil || res == nil:
+	if err != nil || res == nil || res.Columns() != nil {
 		r.last = -1
-	case res.Columns() != nil:
-		r.last = -1
-	default:
-		r.last = int64(res.AffectedRows())
+		return
 	}
+	r.last = int64(res.AffectedRows())
 }

@@ -78,8 +78,7 @@ func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.
 		}
 	}
 	if err != nil {
-		s.rows.start()
-		s.rows.finish(nil, err)
+		s.rows.finish(nil, err) // a statement that failed to parse: -1
 		return sqlerr.Newf(sqlerr.ErrParse, "You have an error in your SQL syntax; check the manual that corresponds to your Strata version for the right syntax to use %s", parseErrText(err))
 	}
 	if len(stmts) > 1 && !server.MultiStatementsAllowed(ctx) {

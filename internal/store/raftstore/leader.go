@@ -42,9 +42,15 @@ func (p *peer) leaderTick() {
 // never was, or its estimate reached a split threshold).
 func (p *peer) needsMeasure() bool {
 	cfg := &p.s.cfg
-	return !p.measured.Load() ||
-		p.approxSize.Load()+p.sizeDiff.Load() >= cfg.RegionMaxSize ||
-		p.approxKeys.Load()+p.keysDiff.Load() >= cfg.RegionMaxKeys
+	size, keys := p.estimate()
+	return !p.measured.Load() || size >= cfg.RegionMaxSize || keys >= cfg.RegionMaxKeys
+}
+
+// estimate is the region's size and key count as splits see them: the
+// last measurement plus what was applied since (measuring scans the
+// region, so it waits for a split threshold).
+func (p *peer) estimate() (size, keys uint64) {
+	return p.approxSize.Load() + p.sizeDiff.Load(), p.approxKeys.Load() + p.keysDiff.Load()
 }
 
 // maybeCompactLog proposes truncating the log below what every follower
@@ -199,16 +205,14 @@ func (p *peer) pendingCount() int {
 	return n
 }
 
-// heartbeatRequest describes the region for PD. Its approximate size and
-// keys are the estimate splits go by: the last measurement plus what was
-// applied since (measuring scans the region, so it waits for a split
-// threshold). Loop goroutine.
+// heartbeatRequest describes the region for PD, with the size estimate
+// splits go by. Loop goroutine.
 func (p *peer) heartbeatRequest() *pdpb.RegionHeartbeatRequest {
 	region := p.Region()
+	size, keys := p.estimate()
 	req := &pdpb.RegionHeartbeatRequest{
 		Region: proto.Clone(region).(*kvrpcpb.Region), Leader: findPeer(region, p.peerID),
-		ApproximateSize: p.approxSize.Load() + p.sizeDiff.Load(), ApproximateKeys: p.approxKeys.Load() + p.keysDiff.Load(),
-		Term: p.term.Load(),
+		ApproximateSize: size, ApproximateKeys: keys, Term: p.term.Load(),
 	}
 	st := p.rn.Status()
 	for id, pr := range st.Progress {
