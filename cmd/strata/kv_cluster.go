@@ -109,13 +109,19 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 	defer pdc.Close()
 	pd := newPDStore(context.Background(), pdc)
 	trans := raftstore.NewGRPCTransport(pdc.StoreAddr, log)
+	lat := newKVLatency()
+	rcfg := raftConfig(file, log)
+	rcfg.Latency = lat.raft()
+	topts := txnOptions(file)
+	topts.LatchWait = lat.latch
 	joinCtx, cancel := context.WithTimeout(ctx, time.Minute)
 	sn, err := server.OpenStoreNode(joinCtx, server.StoreConfig{
 		DataDir: cfg.dataDir, Addr: addr, StatusAddr: cfg.statusAddr, Labels: parseLabels(cfg.labels),
-		Version: version, Raft: raftConfig(file, log),
-		Engine: engine.Options{CacheSize: blockCacheSize(file), Logger: pebbleLogger{log}},
-		Txn:    txnOptions(file),
-		Logger: log,
+		Version: version, Raft: rcfg,
+		Engine:          engine.Options{CacheSize: blockCacheSize(file), Logger: pebbleLogger{log}},
+		Txn:             topts,
+		RequestDuration: lat.requests,
+		Logger:          log,
 	}, pd, trans)
 	cancel()
 	if err != nil {
@@ -134,6 +140,7 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 		} else {
 			defer st.Close()
 			registerRaftMetrics(st, sn.Store)
+			st.Registry.MustRegister(lat.collectors()...)
 			st.Handle("POST /debug/fail/raft-isolate", raftIsolateHandler(sn.Store))
 			st.Handle("GET /debug/engine", textHandler(sn.EngineMetrics))
 			log.Info("strata kv status on "+st.Addr(), "addr", st.Addr())

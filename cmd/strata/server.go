@@ -71,13 +71,17 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 			return err
 		}
 	}
+	lat := newKVLatency()
 	rcfg := raftConfig(cfg, log)
 	rcfg.StoreID = storeserver.StoreID
+	rcfg.Latency = lat.raft()
 	rs, err := raftstore.NewStore(rcfg, raftstore.Deps{KV: kv, RaftDB: raftdb, PD: pd})
 	if err != nil {
 		return err
 	}
-	storage := storeserver.NewRaftStorage(rs, txnOptions(cfg))
+	topts := txnOptions(cfg)
+	topts.LatchWait = lat.latch
+	storage := storeserver.NewRaftStorage(rs, topts)
 	rs.Start()
 	defer rs.Stop()
 	defer storage.Close()
@@ -86,6 +90,9 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 		role: "server", rpc: rpc.NewDirect(embeddedStore, node), storeAddr: embeddedStore,
 		dataDir: dataDir, host: sf.host, port: sf.port, statusPort: sf.statusPort,
 		stdout: stdout, oracle: oracle, regions: storeRegions{s: rs, addr: embeddedStore},
+		// The embedded node is called directly: no BatchCommands stream
+		// to time, the rest of the storage series apply.
+		metrics: []prometheus.Collector{lat.latch, lat.appendLog, lat.commitLog, lat.apply},
 	})
 }
 
@@ -104,6 +111,8 @@ type sqlWiring struct {
 	// static region (a cluster's PD).
 	oracle  txnclient.Oracle
 	regions locate.RegionSource
+	// metrics are more series for the status port (the embedded store's).
+	metrics []prometheus.Collector
 }
 
 // serveSQL runs the SQL layer over a store until ctx ends: TSO, transaction
@@ -120,9 +129,6 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 	if regions == nil {
 		regions = locate.StaticRegions(storeserver.Region(), w.storeAddr)
 	}
-	client := txnclient.New(w.rpc, regions, oracle, txnclient.Options{TxnTotalSizeLimit: int(cfg.Performance.TxnTotalSizeLimit)})
-	defer client.Close()
-
 	lis, err := net.Listen("tcp", net.JoinHostPort(w.host, strconv.Itoa(w.port)))
 	if err != nil {
 		return err
@@ -140,9 +146,17 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 		}
 	}
 	var reg prometheus.Registerer
+	lat := newClientLatency()
 	if st != nil {
 		reg = st.Registry
+		reg.MustRegister(lat.collectors()...)
+		reg.MustRegister(w.metrics...)
 	}
+	client := txnclient.New(w.rpc, regions, oracle, txnclient.Options{
+		TxnTotalSizeLimit: int(cfg.Performance.TxnTotalSizeLimit),
+		RequestDuration:   lat.requests, TSOWait: lat.tso,
+	})
+	defer client.Close()
 	dom, err := session.NewDomain(ctx, session.DomainConfig{
 		Client: client, Logger: log, Metrics: reg, DisablePlanCache: !cfg.PreparedPlanCache.Enabled,
 		SplitTable: cfg.SplitTable,

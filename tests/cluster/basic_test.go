@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/tests/testproc"
 )
 
 // A SQL server over 3 KV nodes: a table loaded until the key space holds
@@ -78,6 +79,26 @@ func TestClusterLoadAndSplit(t *testing.T) {
 	var cnt int
 	if err := db.QueryRow("SELECT COUNT(*) FROM d.t WHERE k = 5").Scan(&cnt); err != nil || cnt != 31 {
 		t.Fatalf("index lookup k=5: %d, %v", cnt, err)
+	}
+
+	// Every store wrote raft logs; the leaders timed the load's requests
+	// and the raft stages of their writes.
+	sums := map[string]float64{}
+	for i, kv := range c.kvs {
+		m := testproc.Metrics(t, kv.statusAddr)
+		if v := testproc.MetricValue(t, m, "strata_raftstore_append_log_duration_seconds_count"); v <= 0 {
+			t.Errorf("store %d: no raft log write timed", i)
+		}
+		for _, series := range []string{`strata_grpc_msg_duration_seconds_count{type="kv_prewrite"}`,
+			"strata_raftstore_commit_log_duration_seconds_count", "strata_raftstore_apply_duration_seconds_count",
+			"strata_scheduler_latch_wait_duration_seconds_count"} {
+			sums[series] += testproc.MetricValue(t, m, series)
+		}
+	}
+	for series, v := range sums {
+		if v <= 0 {
+			t.Errorf("%s = %v on every store, want > 0", series, v)
+		}
 	}
 
 	// A store's status port describes its engines.

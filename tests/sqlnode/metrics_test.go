@@ -46,7 +46,15 @@ func TestStatusPort(t *testing.T) {
 	if _, err := db.Exec("CREATE DATABASE m"); err != nil {
 		t.Fatal(err)
 	}
+	for _, q := range []string{"CREATE TABLE m.t (a INT PRIMARY KEY)", "INSERT INTO m.t VALUES (1)"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var one int
+	if err := db.QueryRow("SELECT a FROM m.t WHERE a = 1").Scan(&one); err != nil {
+		t.Fatal(err)
+	}
 	if err := db.QueryRow("SELECT 1").Scan(&one); err != nil {
 		t.Fatal(err)
 	}
@@ -64,6 +72,19 @@ func TestStatusPort(t *testing.T) {
 		"strata_sql_query_duration_seconds_bucket", "strata_sql_connections", "strata_sql_txn_commits_total", "strata_sql_txn_conflicts_total", "strata_sql_stmt_retries_total"} {
 		if !strings.Contains(m, want) {
 			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	// The latency series saw the writes and the point read above: the
+	// client's RPCs and timestamp waits, and the embedded store's raft
+	// and latch stages.
+	for _, series := range []string{
+		`strata_tikvclient_request_seconds_count{type="Get"}`, `strata_tikvclient_request_seconds_count{type="Prewrite"}`,
+		"strata_tikvclient_tso_wait_seconds_count", "strata_scheduler_latch_wait_duration_seconds_count",
+		"strata_raftstore_append_log_duration_seconds_count", "strata_raftstore_commit_log_duration_seconds_count",
+		"strata_raftstore_apply_duration_seconds_count",
+	} {
+		if v := testproc.MetricValue(t, m, series); v <= 0 {
+			t.Errorf("%s = %v, want > 0", series, v)
 		}
 	}
 	if s := get("/status"); !strings.Contains(s, `"role":"server"`) {

@@ -4,6 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/kv"
@@ -66,11 +71,35 @@ type Method[Req Request, Resp Response] func(rpc.StoreAPI, context.Context, Req)
 type RegionRequestSender struct {
 	cache  *RegionCache
 	client rpc.Client
+	// durations, when set, observes each RPC attempt by RequestType;
+	// observers caches its observer of each type.
+	durations prometheus.ObserverVec
+	observers sync.Map // protoreflect.FullName -> prometheus.Observer
 }
 
 // NewRegionRequestSender returns a sender over cache and client.
 func NewRegionRequestSender(cache *RegionCache, client rpc.Client) *RegionRequestSender {
 	return &RegionRequestSender{cache: cache, client: client}
+}
+
+// ObserveRequests makes the sender observe each RPC attempt's duration,
+// in seconds, in v by RequestType. Call it before the first Send.
+func (s *RegionRequestSender) ObserveRequests(v prometheus.ObserverVec) { s.durations = v }
+
+// RequestType names a request by its message without "Request":
+// "Get", "Prewrite", "Coprocessor", ...
+func RequestType(req Request) string {
+	return strings.TrimSuffix(string(req.ProtoReflect().Descriptor().Name()), "Request")
+}
+
+// observe records an attempt at req that started at start.
+func (s *RegionRequestSender) observe(req Request, start time.Time) {
+	name := req.ProtoReflect().Descriptor().FullName()
+	o, ok := s.observers.Load(name)
+	if !ok {
+		o, _ = s.observers.LoadOrStore(name, s.durations.WithLabelValues(RequestType(req)))
+	}
+	o.(prometheus.Observer).Observe(time.Since(start).Seconds())
 }
 
 // Cache returns the sender's region cache.
@@ -96,7 +125,14 @@ func Send[Req Request, Resp Response](s *RegionRequestSender, bo *Backoffer, loc
 		}
 		return zero, &regionRetryError{regionErr: &kvrpcpb.RegionError{Message: err.Error()}}
 	}
+	var start time.Time
+	if s.durations != nil {
+		start = time.Now()
+	}
 	resp, err := m(api, ctx, req)
+	if s.durations != nil {
+		s.observe(req, start)
+	}
 	if err != nil {
 		// The store may be gone: the next attempt asks the source where
 		// the region lives now.

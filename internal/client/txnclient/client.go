@@ -2,6 +2,7 @@ package txnclient
 
 import (
 	"context"
+	"github.com/prometheus/client_golang/prometheus"
 	"sync"
 	"time"
 
@@ -56,6 +57,13 @@ type Options struct {
 	TxnTotalSizeLimit int
 	// Sleeper replaces the real wait of backoffs (nil: real sleep).
 	Sleeper locate.Sleeper
+	// RequestDuration, when set, observes each storage RPC attempt, in
+	// seconds, by request type (locate.RequestType: "Get", "Prewrite",
+	// ...): TiDB's tidb_tikvclient_request_seconds.
+	RequestDuration prometheus.ObserverVec
+	// TSOWait, when set, observes each wait for a timestamp (start,
+	// commit, resolve), in seconds.
+	TSOWait prometheus.Observer
 }
 
 func (o *Options) fillDefaults() {
@@ -126,8 +134,15 @@ type testHooks struct {
 // regions from regions and takes timestamps from oracle.
 func New(rpcClient rpc.Client, regions locate.RegionSource, oracle Oracle, opts Options) *Client {
 	opts.fillDefaults()
+	sender := locate.NewRegionRequestSender(locate.NewRegionCache(regions), rpcClient)
+	if opts.RequestDuration != nil {
+		sender.ObserveRequests(opts.RequestDuration)
+	}
+	if opts.TSOWait != nil {
+		oracle = timedOracle{oracle, opts.TSOWait}
+	}
 	c := &Client{
-		sender: locate.NewRegionRequestSender(locate.NewRegionCache(regions), rpcClient),
+		sender: sender,
 		oracle: oracle,
 		opts:   opts,
 	}

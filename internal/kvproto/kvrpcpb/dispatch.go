@@ -129,3 +129,48 @@ func RegionErrorResponse(r *BatchCommandsRequest_Request, re *RegionError) *Batc
 	}
 	return &out
 }
+
+// CmdNames are the values CmdName returns: TiKV's names of the storage
+// commands (its tikv_grpc_msg_duration_seconds "type" label).
+var CmdNames = []string{"kv_get", "kv_batch_get", "kv_scan", "kv_prewrite", "kv_commit", "kv_batch_rollback",
+	"kv_cleanup", "kv_check_txn_status", "kv_check_secondary_locks", "kv_resolve_lock", "kv_txn_heart_beat",
+	"kv_scan_lock", "kv_pessimistic_lock", "kv_pessimistic_rollback", "coprocessor", "invalid"}
+
+// CmdName names r's command as TiKV does ("kv_get", "kv_prewrite",
+// "coprocessor", ...); "invalid" for a request without a known command.
+func CmdName(r *BatchCommandsRequest_Request) string {
+	switch r.GetCmd().(type) {
+	case *BatchCommandsRequest_Request_Get:
+		return "kv_get"
+	case *BatchCommandsRequest_Request_BatchGet:
+		return "kv_batch_get"
+	case *BatchCommandsRequest_Request_Scan:
+		return "kv_scan"
+	case *BatchCommandsRequest_Request_Prewrite:
+		return "kv_prewrite"
+	case *BatchCommandsRequest_Request_Commit:
+		return "kv_commit"
+	case *BatchCommandsRequest_Request_BatchRollback:
+		return "kv_batch_rollback"
+	case *BatchCommandsRequest_Request_Cleanup:
+		return "kv_cleanup"
+	case *BatchCommandsRequest_Request_CheckTxnStatus:
+		return "kv_check_txn_status"
+	case *BatchCommandsRequest_Request_CheckSecondaryLocks:
+		return "kv_check_secondary_locks"
+	case *BatchCommandsRequest_Request_ResolveLock:
+		return "kv_resolve_lock"
+	case *BatchCommandsRequest_Request_TxnHeartBeat:
+		return "kv_txn_heart_beat"
+	case *BatchCommandsRequest_Request_ScanLock:
+		return "kv_scan_lock"
+	case *BatchCommandsRequest_Request_PessimisticLock:
+		return "kv_pessimistic_lock"
+	case *BatchCommandsRequest_Request_PessimisticRollback:
+		return "kv_pessimistic_rollback"
+	case *BatchCommandsRequest_Request_Coprocessor:
+		return "coprocessor"
+	default:
+		return "invalid"
+	}
+}

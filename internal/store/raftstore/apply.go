@@ -27,6 +27,8 @@ type applyTask struct {
 	// confChanges are filled with the conf changes that applied (the loop
 	// hands them to raft).
 	confChanges []*raftpb.ConfChangeV2
+	// committedAt is when the loop handed the entries over (store clock).
+	committedAt int64
 }
 
 // applyWorker applies the committed entries of the peers assigned to it,
@@ -74,11 +76,14 @@ type applyBatch struct {
 	touched map[*peer]struct{}
 	after   []func() // run after the commit, in order
 	done    []chan struct{}
+	// committedAt is the committedAt of the task being applied.
+	committedAt int64
 }
 
 type pendingResult struct {
-	prop *proposal
-	res  applyResult
+	prop        *proposal
+	res         applyResult
+	committedAt int64 // the entry's task's committedAt
 }
 
 func newApplyBatch(s *Store) *applyBatch {
@@ -111,8 +116,12 @@ func (ab *applyBatch) flush(sync bool) {
 		f()
 	}
 	ab.after = ab.after[:0]
+	apply := ab.s.cfg.Latency.Apply
 	for _, r := range ab.results {
 		r.prop.done(r.res)
+		if apply != nil && r.res.err == nil {
+			apply.Observe(float64(ab.s.now()-r.committedAt) / 1e9)
+		}
 	}
 	ab.results = ab.results[:0]
 	for _, ch := range ab.done {
@@ -138,6 +147,7 @@ func (ab *applyBatch) run(t *applyTask) {
 		}
 		return
 	}
+	ab.committedAt = t.committedAt
 	var maxTerm uint64
 	for _, e := range t.entries {
 		if e.GetIndex() <= p.ap.applied {
@@ -226,8 +236,11 @@ func (ab *applyBatch) finish(p *peer, id, term uint64, res applyResult) {
 	if res.err == nil {
 		sentAt := prop.proposedAt
 		ab.after = append(ab.after, func() { p.renewLease(term, sentAt) })
+		if o := ab.s.cfg.Latency.CommitLog; o != nil {
+			o.Observe(float64(ab.committedAt-sentAt) / 1e9)
+		}
 	}
-	ab.results = append(ab.results, pendingResult{prop, res})
+	ab.results = append(ab.results, pendingResult{prop, res, ab.committedAt})
 }
 
 // applyWrite applies a write batch if the command's epoch is current.

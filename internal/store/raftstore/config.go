@@ -1,6 +1,7 @@
 package raftstore
 
 import (
+	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"time"
 )
@@ -49,6 +50,24 @@ type Config struct {
 	StoreHeartbeatInterval time.Duration
 	// Logger receives the store's logs (default slog.Default()).
 	Logger *slog.Logger
+	// Latency receives the durations the store measures; nil observers
+	// are skipped.
+	Latency Latency
+}
+
+// Latency observes, in seconds, the stages of a write through raft (the
+// meaning of TiKV's series of the same names).
+type Latency struct {
+	// AppendLog: one raftdb write of the raft loops' entries and state,
+	// with its fsync when synced (tikv_raftstore_append_log_duration_seconds).
+	AppendLog prometheus.Observer
+	// CommitLog: a proposal of this leader, from proposing it to raft
+	// until its entry is committed and durable here
+	// (tikv_raftstore_commit_log_duration_seconds).
+	CommitLog prometheus.Observer
+	// Apply: a committed proposal of this leader, from commit until it
+	// applied to kvdb and its proposer was answered.
+	Apply prometheus.Observer
 }
 
 func (c *Config) fill() {

@@ -402,7 +402,7 @@ func (p *peer) confirmReads(states []raft.ReadState) {
 func (p *peer) applyCommitted(m *raftpb.Message) {
 	if ents := m.GetEntries(); len(ents) > 0 {
 		hasConf := hasConfChange(ents)
-		task := &applyTask{p: p, entries: ents}
+		task := &applyTask{p: p, entries: ents, committedAt: p.s.now()}
 		if hasConf {
 			task.done = make(chan struct{})
 		}

@@ -1,6 +1,8 @@
 package raftstore
 
 import (
+	"time"
+
 	"sync"
 
 	"github.com/cockroachdb/pebble/v2"
@@ -159,6 +161,7 @@ func (w *raftWriter) write(jobs []*writeJob) bool {
 	}
 	sync = sync && s.cfg.SyncLog
 	ok := true
+	start := time.Now()
 	for i, j := range jobs {
 		if ok && !j.empty() {
 			opts := pebble.NoSync
@@ -174,6 +177,9 @@ func (w *raftWriter) write(jobs []*writeJob) bool {
 	}
 	if ok && last >= 0 {
 		s.metrics.raftLogWrite(entries, sync)
+		if o := s.cfg.Latency.AppendLog; o != nil {
+			o.Observe(time.Since(start).Seconds())
+		}
 	}
 	return ok
 }

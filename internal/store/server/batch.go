@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 )
@@ -86,14 +87,17 @@ func (bs *batchStream) recvLoop(ctx context.Context) {
 			bs.workers.Add(1)
 			bs.running.Add(1)
 			bs.mu.Unlock()
-			id, req := ids[i], reqs[i]
-			bs.n.workers.submit(func() { bs.run(ctx, id, req) })
+			id, req, received := ids[i], reqs[i], time.Time{}
+			if bs.n.durations != nil {
+				received = time.Now()
+			}
+			bs.n.workers.submit(func() { bs.run(ctx, id, req, received) })
 		}
 	}
 }
 
-// run executes one request and queues its answer.
-func (bs *batchStream) run(ctx context.Context, id uint64, req *kvrpcpb.BatchCommandsRequest_Request) {
+// run executes one request, received at received, and queues its answer.
+func (bs *batchStream) run(ctx context.Context, id uint64, req *kvrpcpb.BatchCommandsRequest_Request, received time.Time) {
 	defer bs.workers.Done()
 	defer func() { <-bs.n.sem }()
 	resp, err := kvrpcpb.Dispatch(ctx, bs.n, req)
@@ -105,6 +109,9 @@ func (bs *batchStream) run(ctx context.Context, id uint64, req *kvrpcpb.BatchCom
 		if resp == nil { // no command: an empty response tells the caller
 			resp = &kvrpcpb.BatchCommandsResponse_Response{}
 		}
+	}
+	if bs.n.durations != nil {
+		bs.n.durations[kvrpcpb.CmdName(req)].Observe(time.Since(received).Seconds())
 	}
 	bs.running.Add(-1)
 	bs.out <- answer{id: id, resp: resp}

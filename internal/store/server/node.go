@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"math"
 	"net"
@@ -39,6 +40,10 @@ type Options struct {
 	// server (the raft service between stores); their long-lived streams
 	// should end when draining is closed (GracefulStop waits for them).
 	Register func(g *grpc.Server, draining <-chan struct{})
+	// RequestDuration, when set, observes each BatchCommands request from
+	// its receipt to its answer being queued for sending, in seconds, by
+	// command (kvrpcpb.CmdName): TiKV's tikv_grpc_msg_duration_seconds.
+	RequestDuration prometheus.ObserverVec
 }
 
 // Router checks a request's routing context and returns the context the
@@ -70,6 +75,9 @@ type Node struct {
 	sem       chan struct{} // BatchCommands request slots
 	workers   *workerPool   // runs BatchCommands requests
 	grpc      *grpc.Server
+	// durations holds RequestDuration's observer of each command name;
+	// nil without it.
+	durations map[string]prometheus.Observer
 
 	drainOnce sync.Once
 	draining  chan struct{} // closed by GracefulStop: streams finish and end
@@ -106,6 +114,12 @@ func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *N
 		sem:       make(chan struct{}, opts.MaxConcurrency),
 		workers:   newWorkerPool(64),
 		draining:  make(chan struct{}),
+	}
+	if opts.RequestDuration != nil {
+		n.durations = make(map[string]prometheus.Observer, len(kvrpcpb.CmdNames))
+		for _, name := range kvrpcpb.CmdNames {
+			n.durations[name] = opts.RequestDuration.WithLabelValues(name)
+		}
 	}
 	sopts := []grpc.ServerOption{
 		grpc.MaxRecvMsgSize(math.MaxInt32),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"time"
 
@@ -49,6 +50,8 @@ type StoreConfig struct {
 	Engine engine.Options
 	// Txn tunes the transactional storage ([pessimistic-txn]).
 	Txn txn.Options
+	// RequestDuration is the node's Options.RequestDuration.
+	RequestDuration prometheus.ObserverVec
 	// Logger receives the node's logs.
 	Logger *slog.Logger
 }
@@ -122,7 +125,7 @@ func OpenStoreNode(ctx context.Context, cfg StoreConfig, pd ClusterPD, trans raf
 	}
 	storage := NewRaftStorage(rs, cfg.Txn)
 	node := NewNodeWithOptions(storage, cfg.Addr, Options{
-		Logger: cfg.Logger, Router: rs, Splitter: rs,
+		Logger: cfg.Logger, Router: rs, Splitter: rs, RequestDuration: cfg.RequestDuration,
 		Register: func(g *grpc.Server, draining <-chan struct{}) { RegisterRaftService(g, rs, draining) },
 	})
 	rs.Start()

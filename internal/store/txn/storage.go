@@ -3,6 +3,7 @@ package txn
 import (
 	"context"
 	"errors"
+	"github.com/prometheus/client_golang/prometheus"
 	"sync/atomic"
 	"time"
 
@@ -36,6 +37,10 @@ type Options struct {
 	InMemoryPessimisticLocks bool
 	// MaxMemPessimisticLocks bounds them (0: DefaultMaxMemPessimisticLocks).
 	MaxMemPessimisticLocks int
+	// LatchWait, when set, observes how long each write command waited
+	// for its keys' latches, in seconds (TiKV's
+	// tikv_scheduler_latch_wait_duration_seconds).
+	LatchWait prometheus.Observer
 }
 
 // Storage runs the transactional commands of one store over an engine.
@@ -114,9 +119,16 @@ type command func(t *mvcc.Txn, r *mvcc.Reader, g *KeyGuard) (write bool)
 // engine write of t's batch if the body asks for it, release of memory
 // locks, release of latches.
 func (s *Storage) write(ctx context.Context, keys [][]byte, startTS uint64, body command) error {
+	var start time.Time
+	if s.opts.LatchWait != nil {
+		start = time.Now()
+	}
 	latch, err := s.latches.Acquire(ctx, keys)
 	if err != nil {
 		return err
+	}
+	if s.opts.LatchWait != nil {
+		s.opts.LatchWait.Observe(time.Since(start).Seconds())
 	}
 	defer latch.Release()
 	return s.writeLatched(ctx, startTS, body)

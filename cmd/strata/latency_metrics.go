@@ -1,0 +1,72 @@
+package main
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/strata-db/strata/internal/store/raftstore"
+)
+
+// latencyBuckets run from 50 µs, doubling, to about 26 s.
+var latencyBuckets = prometheus.ExponentialBuckets(50e-6, 2, 20)
+
+func latencyHistogram(name, help string) prometheus.Histogram {
+	return prometheus.NewHistogram(prometheus.HistogramOpts{Name: name, Help: help, Buckets: latencyBuckets})
+}
+
+// kvLatency are the storage node's latency series: where a request's time
+// goes, under the meanings of TiKV's series of the same names.
+type kvLatency struct {
+	requests                    *prometheus.HistogramVec
+	latch                       prometheus.Histogram
+	appendLog, commitLog, apply prometheus.Histogram
+}
+
+func newKVLatency() *kvLatency {
+	return &kvLatency{
+		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "strata_grpc_msg_duration_seconds",
+			Help:    "Storage requests of BatchCommands streams, from receipt to the answer queued for sending, by command.",
+			Buckets: latencyBuckets,
+		}, []string{"type"}),
+		latch: latencyHistogram("strata_scheduler_latch_wait_duration_seconds",
+			"Time write commands waited for their keys' latches."),
+		appendLog: latencyHistogram("strata_raftstore_append_log_duration_seconds",
+			"Raft log writes to raftdb, with their fsync when synced."),
+		commitLog: latencyHistogram("strata_raftstore_commit_log_duration_seconds",
+			"Proposals of a leader, from proposing to raft until committed and durable on the leader."),
+		apply: latencyHistogram("strata_raftstore_apply_duration_seconds",
+			"Committed proposals of a leader, from commit until applied and answered."),
+	}
+}
+
+// raft returns the raftstore's observers.
+func (l *kvLatency) raft() raftstore.Latency {
+	return raftstore.Latency{AppendLog: l.appendLog, CommitLog: l.commitLog, Apply: l.apply}
+}
+
+func (l *kvLatency) collectors() []prometheus.Collector {
+	return []prometheus.Collector{l.requests, l.latch, l.appendLog, l.commitLog, l.apply}
+}
+
+// clientLatency are the SQL layer's storage client series (TiDB's
+// tidb_tikvclient_request_seconds, and the wait for timestamps).
+type clientLatency struct {
+	requests *prometheus.HistogramVec
+	tso      prometheus.Histogram
+}
+
+func newClientLatency() *clientLatency {
+	return &clientLatency{
+		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "strata_tikvclient_request_seconds",
+			Help:    "Storage RPC attempts as the SQL layer saw them, by request type.",
+			Buckets: latencyBuckets,
+		}, []string{"type"}),
+		tso: latencyHistogram("strata_tikvclient_tso_wait_seconds",
+			"Time transactions waited for a timestamp."),
+	}
+}
+
+func (l *clientLatency) collectors() []prometheus.Collector {
+	return []prometheus.Collector{l.requests, l.tso}
+}
