@@ -207,9 +207,10 @@ func (ps *peerStorage) append(wb *pebble.Batch, ents []*raftpb.Entry) error {
 			return err
 		}
 	}
-	// Cache: keep the contiguous prefix below first, then the new ones.
+	// Cache: keep the contiguous prefix below first, then the new ones,
+	// in place: nothing else holds the array (Entries copies out of it).
 	if len(ps.cache) > 0 && first > ps.cache[0].GetIndex() && first <= ps.lastIndex+1 {
-		ps.cache = append(ps.cache[:first-ps.cache[0].GetIndex():first-ps.cache[0].GetIndex()], ents...)
+		ps.cache = append(ps.cache[:first-ps.cache[0].GetIndex()], ents...)
 	} else {
 		ps.cache = append([]*raftpb.Entry(nil), ents...)
 	}
