@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/config"
@@ -29,7 +30,7 @@ func runSQL(args []string, stdout, stderr io.Writer) int {
 		if err := os.MkdirAll(*dataDir, 0o755); err != nil {
 			return err
 		}
-		rc := rpc.NewGRPC(rpc.GRPCOptions{ConnCount: int(cfg.TiKVClient.GrpcConnectionCount)})
+		rc := rpc.NewGRPC(grpcOptions(cfg))
 		defer rc.Close()
 		w := sqlWiring{
 			role: "sql", rpc: rc, storeAddr: *store, tsoDir: *dataDir, dataDir: *dataDir,
@@ -57,4 +58,20 @@ func (f *sqlFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.host, "host", "127.0.0.1", "MySQL listen host")
 	fs.IntVar(&f.port, "port", 4000, "MySQL listen port (0: any free port)")
 	fs.IntVar(&f.statusPort, "status-port", 10080, "status port: /status, /metrics, /debug/pprof (-1: off)")
+}
+
+// grpcOptions maps [tikv-client] onto the storage client. TiDB waits with
+// max-batch-wait-time only while a store reports itself overloaded
+// (overload-threshold); stores here report no load, so a set wait applies
+// to every batch smaller than batch-wait-size.
+func grpcOptions(cfg *config.Config) rpc.GRPCOptions {
+	t := cfg.TiKVClient
+	return rpc.GRPCOptions{
+		ConnCount:        int(t.GrpcConnectionCount),
+		MaxBatchSize:     int(t.MaxBatchSize),
+		MaxBatchWait:     time.Duration(t.MaxBatchWaitTime),
+		BatchWaitSize:    int(t.BatchWaitSize),
+		KeepaliveTime:    time.Duration(t.GrpcKeepAliveTime) * time.Second,
+		KeepaliveTimeout: time.Duration(t.GrpcKeepAliveTimeout) * time.Second,
+	}
 }

@@ -221,15 +221,16 @@ type TiKVClient struct {
 	// MaxBatchSize is the most requests in one batch of the request
 	// stream (default 128).
 	MaxBatchSize uint `toml:"max-batch-size"`
-	// MaxBatchWaitTime is how long a batch waits to fill when the store is
-	// busy (default 0: never wait); an integer is nanoseconds, as in
-	// TiDB.
+	// MaxBatchWaitTime is how long a batch smaller than BatchWaitSize
+	// waits to fill (default 0: never wait); an integer is nanoseconds,
+	// as in TiDB. TiDB waits only while a store reports overload; stores
+	// here report no load, so a set wait applies to every small batch.
 	MaxBatchWaitTime Duration `toml:"max-batch-wait-time"`
 	// BatchWaitSize is the batch size below which a busy batch waits
 	// (default 8).
 	BatchWaitSize uint `toml:"batch-wait-size"`
-	// OverloadThreshold is the store load above which batches wait
-	// (default 200).
+	// OverloadThreshold is accepted for TiDB's configs (default 200) and
+	// has no effect: stores here report no load.
 	OverloadThreshold uint `toml:"overload-threshold"`
 	// RegionCacheTTL is in seconds (default 600).
 	RegionCacheTTL uint `toml:"region-cache-ttl"`

@@ -120,8 +120,9 @@ func (bc *batchConn) sendLoop() {
 	}
 }
 
-// gather adds what is queued (and, with MaxBatchWait, what arrives within
-// it) to batch, up to MaxBatchSize.
+// gather adds what is queued to batch, up to MaxBatchSize; with
+// MaxBatchWait, a batch smaller than BatchWaitSize then waits up to that
+// long for more.
 func (bc *batchConn) gather(batch []*entry) []*entry {
 	max := bc.opts.MaxBatchSize
 	yielded := false
@@ -141,12 +142,13 @@ func (bc *batchConn) gather(batch []*entry) []*entry {
 		yielded = true
 		runtime.Gosched()
 	}
-	if bc.opts.MaxBatchWait <= 0 || len(batch) >= max {
+	enough := min(bc.opts.BatchWaitSize, max)
+	if bc.opts.MaxBatchWait <= 0 || len(batch) >= enough {
 		return batch
 	}
 	timer := time.NewTimer(bc.opts.MaxBatchWait)
 	defer timer.Stop()
-	for len(batch) < max {
+	for len(batch) < enough {
 		select {
 		case e := <-bc.queue:
 			batch = append(batch, e)

@@ -25,8 +25,12 @@ type GRPCOptions struct {
 	// calls go to the next one. Default 64.
 	ConnSpill int
 	// MaxBatchWait is how long a stream's sender waits for more requests
-	// after taking what is queued. 0 sends at once.
+	// after taking what is queued, while the batch has fewer than
+	// BatchWaitSize (TiDB's tikv-client.max-batch-wait-time and
+	// batch-wait-size). 0 sends at once.
 	MaxBatchWait time.Duration
+	// BatchWaitSize: see MaxBatchWait. Default 8.
+	BatchWaitSize int
 	// MaxBatchSize caps the requests in one BatchCommandsRequest.
 	// Default 256.
 	MaxBatchSize int
@@ -53,6 +57,9 @@ func (o *GRPCOptions) fill() {
 	}
 	if o.MaxBatchSize <= 0 {
 		o.MaxBatchSize = 256
+	}
+	if o.BatchWaitSize <= 0 {
+		o.BatchWaitSize = 8
 	}
 	if o.QueueSize <= 0 {
 		o.QueueSize = 4096

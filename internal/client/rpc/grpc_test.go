@@ -269,3 +269,22 @@ func TestGracefulStopAnswersRunningRequests(t *testing.T) {
 		t.Fatalf("after stop: %v", err)
 	}
 }
+
+// TestBatchWaitStopsAtBatchWaitSize: a batch that already has
+// BatchWaitSize requests goes out without waiting MaxBatchWait (an hour
+// here: a call that waited would time out the test).
+func TestBatchWaitStopsAtBatchWaitSize(t *testing.T) {
+	srv := start(t, newEcho(), "127.0.0.1:0")
+	c := rpc.NewGRPC(rpc.GRPCOptions{ConnCount: 1, MaxBatchWait: time.Hour, BatchWaitSize: 1})
+	defer c.Close()
+	s, err := c.Store(srv.node.StoreAddr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		key := fmt.Sprintf("k%d", i)
+		if v, err := get(context.Background(), s, key); err != nil || v != "v:"+key {
+			t.Fatalf("get %s = %q, %v", key, v, err)
+		}
+	}
+}
