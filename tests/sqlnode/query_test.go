@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -192,6 +193,24 @@ func TestQueryDML(t *testing.T) {
 	s.want("SELECT n % 2, count(*), sum(n), max(v) FROM t GROUP BY n % 2 ORDER BY 1", "0 3 16 x\n1 1 11 y")
 	s.want("SELECT id FROM t ORDER BY id DESC LIMIT 2", "11\n10")
 	s.want("SELECT id FROM t ORDER BY id LIMIT 1, 2", "2\n10")
+	// FOUND_ROWS(): the rows of the last result set, over both protocols.
+	var found int64
+	if err := db.QueryRow("SELECT FOUND_ROWS() + ?", 0).Scan(&found); err != nil || found != 2 {
+		t.Errorf("prepared FOUND_ROWS() after a 2-row SELECT: %d, %v; want 2", found, err)
+	}
+	rows, qerr := db.Query("SELECT id FROM t WHERE id > ?", 0)
+	if qerr != nil {
+		t.Fatal(qerr)
+	}
+	var nrows int
+	for rows.Next() {
+		nrows++
+	}
+	rows.Close()
+	if nrows < 2 {
+		t.Fatalf("SELECT id FROM t: %d rows", nrows)
+	}
+	s.want("SELECT FOUND_ROWS()", strconv.Itoa(nrows))
 
 	tx, _ := db.Begin()
 	if _, err := tx.Exec("INSERT INTO t (u, v, n) VALUES (50, 'q', 1)"); err != nil {

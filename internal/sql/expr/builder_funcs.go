@@ -30,7 +30,7 @@ var funcArity = map[string]arity{
 	"abs": {1, 1}, "ceil": {1, 1}, "floor": {1, 1}, "round": {1, 2}, "mod": {2, 2},
 	"now": {0, 1}, "curdate": {0, 0}, "database": {0, 0}, "user": {0, 0},
 	"current_user": {0, 0}, "version": {0, 0}, "connection_id": {0, 0},
-	"last_insert_id": {0, 1}, "row_count": {0, 0},
+	"last_insert_id": {0, 1}, "row_count": {0, 0}, "found_rows": {0, 0},
 	"greatest": {2, -1}, "least": {2, -1}, "trim": {1, 3}, "ltrim": {1, 1}, "rtrim": {1, 1},
 	"replace": {3, 3}, "left": {2, 2}, "right": {2, 2}, "repeat": {2, 2},
 	"sign": {1, 1}, "pow": {2, 2}, "sqrt": {1, 1},
@@ -211,7 +211,7 @@ func (b *builder) funcCall(n *ast.FuncCallExpr) (Expression, error) {
 	case "connection_id", "last_insert_id":
 		ft := intType(true)
 		return b.newFunc(name, args, ft, &ctxFunc{name: name, ft: ft}), nil
-	case "row_count":
+	case "row_count", "found_rows":
 		ft := intType(false)
 		return b.newFunc(name, nil, ft, &ctxFunc{name: name, ft: ft}), nil
 	}

@@ -41,6 +41,9 @@ type EvalContext interface {
 	// RowCount returns ROW_COUNT(): what the previous statement changed
 	// (-1 after a result set or an error).
 	RowCount() int64
+	// FoundRows returns FOUND_ROWS(): the rows the last statement that
+	// returned a result set returned.
+	FoundRows() int64
 	// AppendWarning records a warning for SHOW WARNINGS (a *sqlerr.Error).
 	AppendWarning(err error)
 }

@@ -47,6 +47,8 @@ func (f *ctxFunc) eval(ctx EvalContext, row chunk.Row, args []Expression) (types
 		return types.NewUintDatum(ctx.LastInsertID()), nil
 	case "row_count":
 		return types.NewIntDatum(ctx.RowCount()), nil
+	case "found_rows":
+		return types.NewIntDatum(ctx.FoundRows()), nil
 	}
 	return types.NewNullDatum(), nil
 }

@@ -23,6 +23,7 @@ type SimpleContext struct {
 	ConnID       uint64
 	LastID       uint64
 	PrevRowCount int64 // ROW_COUNT()
+	FoundRowsN   int64 // FOUND_ROWS()
 	// Warnings collects AppendWarning's errors.
 	Warnings []error
 }
@@ -89,6 +90,9 @@ func (c *SimpleContext) LastInsertID() uint64 { return c.LastID }
 
 // RowCount implements EvalContext.
 func (c *SimpleContext) RowCount() int64 { return c.PrevRowCount }
+
+// FoundRows implements EvalContext.
+func (c *SimpleContext) FoundRows() int64 { return c.FoundRowsN }
 
 // AppendWarning implements EvalContext.
 func (c *SimpleContext) AppendWarning(err error) { c.Warnings = append(c.Warnings, err) }

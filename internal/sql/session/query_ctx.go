@@ -40,6 +40,7 @@ func (q *queryCtx) CurrentUser() string {
 }
 func (q *queryCtx) LastInsertID() uint64    { return q.s.vars.LastInsertID() }
 func (q *queryCtx) RowCount() int64         { return q.s.rows.prev }
+func (q *queryCtx) FoundRows() int64        { return q.s.rows.found }
 func (q *queryCtx) AppendWarning(err error) { q.s.warnings = append(q.s.warnings, err) }
 
 func (q *queryCtx) Param(i int) types.Datum {

@@ -94,7 +94,7 @@ func (s *Session) ExecuteText(ctx context.Context, sql string, emit func(server.
 		typ := stmtType(stmt)
 		s.rows.start()
 		res, err := s.execStmt(ctx, stmt)
-		s.rows.finish(res, err)
+		res = s.rows.finish(res, err)
 		s.proc.set("Sleep", "")
 		s.d.metrics.observe(typ, start, err)
 		if err != nil {
@@ -192,7 +192,7 @@ func (s *Session) Prepare(ctx context.Context, sql string) (*server.Prepared, er
 // ExecutePrepared implements server.Session.
 func (s *Session) ExecutePrepared(ctx context.Context, id uint32, args []server.Arg) (res server.Result, err error) {
 	s.rows.start()
-	defer func() { s.rows.finish(res, err) }()
+	defer func() { res = s.rows.finish(res, err) }()
 	start, typ := time.Now(), "Other"
 	if ps := s.prepStmts().stmts[id]; ps != nil {
 		typ = stmtType(ps.stmt)

@@ -70,6 +70,7 @@ func (c *Ctx) ConnectionID() uint64                   { return 1 }
 func (c *Ctx) CurrentUser() string                    { return "root@%" }
 func (c *Ctx) LastInsertID() uint64                   { return 0 }
 func (c *Ctx) RowCount() int64                        { return -1 }
+func (c *Ctx) FoundRows() int64                       { return 0 }
 func (c *Ctx) AppendWarning(error)                    {}
 
 // Param returns parameter i, or NULL.
