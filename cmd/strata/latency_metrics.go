@@ -13,6 +13,11 @@ func latencyHistogram(name, help string) prometheus.Histogram {
 	return prometheus.NewHistogram(prometheus.HistogramOpts{Name: name, Help: help, Buckets: latencyBuckets})
 }
 
+// latencyByType is a latency histogram with a "type" label.
+func latencyByType(name, help string) *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: latencyBuckets}, []string{"type"})
+}
+
 // kvLatency are the storage node's latency series: where a request's time
 // goes, under the meanings of TiKV's series of the same names.
 type kvLatency struct {
@@ -23,11 +28,8 @@ type kvLatency struct {
 
 func newKVLatency() *kvLatency {
 	return &kvLatency{
-		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "strata_grpc_msg_duration_seconds",
-			Help:    "Storage requests of BatchCommands streams, from receipt to the answer queued for sending, by command.",
-			Buckets: latencyBuckets,
-		}, []string{"type"}),
+		requests: latencyByType("strata_grpc_msg_duration_seconds",
+			"Storage requests of BatchCommands streams, from receipt to the answer queued for sending, by command."),
 		latch: latencyHistogram("strata_scheduler_latch_wait_duration_seconds",
 			"Time write commands waited for their keys' latches."),
 		appendLog: latencyHistogram("strata_raftstore_append_log_duration_seconds",
@@ -57,11 +59,8 @@ type clientLatency struct {
 
 func newClientLatency() *clientLatency {
 	return &clientLatency{
-		requests: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "strata_tikvclient_request_seconds",
-			Help:    "Storage RPC attempts as the SQL layer saw them, by request type.",
-			Buckets: latencyBuckets,
-		}, []string{"type"}),
+		requests: latencyByType("strata_tikvclient_request_seconds",
+			"Storage RPC attempts as the SQL layer saw them, by request type."),
 		tso: latencyHistogram("strata_tikvclient_tso_wait_seconds",
 			"Time transactions waited for a timestamp."),
 	}
