@@ -211,6 +211,12 @@ func TestQueryDML(t *testing.T) {
 		t.Fatalf("SELECT id FROM t: %d rows", nrows)
 	}
 	s.want("SELECT FOUND_ROWS()", strconv.Itoa(nrows))
+	// SQL_CALC_FOUND_ROWS with a LIMIT parameter: one row sent, all counted.
+	var first int
+	if err := db.QueryRow("SELECT SQL_CALC_FOUND_ROWS id FROM t ORDER BY id LIMIT ?", 1).Scan(&first); err != nil || first != 1 {
+		t.Errorf("SQL_CALC_FOUND_ROWS ... LIMIT ?: %d, %v; want 1", first, err)
+	}
+	s.want("SELECT FOUND_ROWS()", strconv.Itoa(nrows))
 
 	tx, _ := db.Begin()
 	if _, err := tx.Exec("INSERT INTO t (u, v, n) VALUES (50, 'q', 1)"); err != nil {

@@ -23,6 +23,9 @@ type prepared struct {
 	kinds     []types.Kind
 	// exec holds the executors of plan, reused by the next execution.
 	exec execCache
+	// limit is the LIMIT taken off a SELECT SQL_CALC_FOUND_ROWS, applied
+	// to its rows (takeCalcFoundRowsLimit).
+	limit *ast.Limit
 }
 
 // prepStore holds a session's prepared statements.
@@ -48,6 +51,7 @@ func (s *Session) prepare(ctx context.Context, sql string) (*server.Prepared, er
 		return nil, sqlerr.New(sqlerr.ErrNotSupportedYet, "multiple statements in a prepared statement")
 	}
 	ps := &prepared{stmt: stmts[0], nParams: len(expr.ParamMarkers(stmts[0]))}
+	ps.limit = takeCalcFoundRowsLimit(ps.stmt)
 	st := s.prepStmts()
 	st.next++
 	st.stmts[st.next] = ps
@@ -76,12 +80,21 @@ func (s *Session) executePrepared(ctx context.Context, id uint32, args []server.
 		return nil, sqlerr.New(sqlerr.ErrWrongArguments, "EXECUTE")
 	}
 	s.warnings = s.warnings[:0]
-	if !ps.planned() {
-		return s.execStmt(ctx, ps.stmt)
-	}
 	params := make([]types.Datum, len(args))
 	for i, a := range args {
 		params[i] = argDatum(a)
+	}
+	if ps.limit != nil {
+		res, err := s.runPrepared(ctx, ps, params)
+		return s.applyLimit(res, err, ps.limit, params)
+	}
+	return s.runPrepared(ctx, ps, params)
+}
+
+// runPrepared runs ps with params.
+func (s *Session) runPrepared(ctx context.Context, ps *prepared, params []types.Datum) (server.Result, error) {
+	if !ps.planned() {
+		return s.execStmt(ctx, ps.stmt)
 	}
 	q := s.newQueryCtx(params)
 	p := ps.plan

@@ -14,7 +14,8 @@ import (
 // a result set or failed, and on a new connection.
 //
 // FOUND_ROWS() is the number of rows the last statement that returned a
-// result set sent (SELECT, SHOW, ...); statements without one leave it.
+// result set sent (SELECT, SHOW, ...), or without its LIMIT for a SELECT
+// SQL_CALC_FOUND_ROWS; statements without a result set leave it.
 // The rows are counted as the server reads them, so the count is taken
 // when the next statement starts.
 type rowCount struct {
@@ -33,7 +34,11 @@ func newRowCount() rowCount { return rowCount{last: -1, prev: -1} }
 func (r *rowCount) start() {
 	r.prev = r.last
 	if r.counting != nil {
-		r.lastFound, r.counting = r.counting.n, nil
+		r.lastFound = r.counting.n
+		if l, ok := r.counting.Result.(*limitedResult); ok { // SQL_CALC_FOUND_ROWS
+			r.lastFound = l.foundRows()
+		}
+		r.counting = nil
 	}
 	r.found = r.lastFound
 }

@@ -166,6 +166,10 @@ func (s *Session) execStmt(ctx context.Context, stmt ast.StmtNode) (server.Resul
 		*ast.SetPwdStmt, *ast.FlushStmt:
 		return s.execPrivStmt(ctx, st)
 	case *ast.SelectStmt:
+		if lim := takeCalcFoundRowsLimit(st); lim != nil {
+			res, err := s.execStmt(ctx, st)
+			return s.applyLimit(res, err, lim, nil)
+		}
 		if simpleNoFrom(st) {
 			return s.execSelectNoFrom(ctx, st)
 		}
