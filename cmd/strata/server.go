@@ -90,9 +90,9 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 		role: "server", rpc: rpc.NewDirect(embeddedStore, node), storeAddr: embeddedStore,
 		dataDir: dataDir, host: sf.host, port: sf.port, statusPort: sf.statusPort,
 		stdout: stdout, oracle: oracle, regions: storeRegions{s: rs, addr: embeddedStore},
-		// The embedded node is called directly: no BatchCommands stream
-		// to time, the rest of the storage series apply.
-		metrics: []prometheus.Collector{lat.latch, lat.appendLog, lat.commitLog, lat.apply},
+		// The embedded node is called directly: its BatchCommands series
+		// stays empty.
+		metrics: lat.collectors(),
 	})
 }
 

@@ -272,7 +272,7 @@ func TestGracefulStopAnswersRunningRequests(t *testing.T) {
 
 // TestBatchWaitStopsAtBatchWaitSize: a batch that already has
 // BatchWaitSize requests goes out without waiting MaxBatchWait (an hour
-// here: a call that waited would time out the test).
+// here: a call that waited would miss its 30 s deadline).
 func TestBatchWaitStopsAtBatchWaitSize(t *testing.T) {
 	srv := start(t, newEcho(), "127.0.0.1:0")
 	c := rpc.NewGRPC(rpc.GRPCOptions{ConnCount: 1, MaxBatchWait: time.Hour, BatchWaitSize: 1})
@@ -283,7 +283,10 @@ func TestBatchWaitStopsAtBatchWaitSize(t *testing.T) {
 	}
 	for i := 0; i < 3; i++ {
 		key := fmt.Sprintf("k%d", i)
-		if v, err := get(context.Background(), s, key); err != nil || v != "v:"+key {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		v, err := get(ctx, s, key)
+		cancel()
+		if err != nil || v != "v:"+key {
 			t.Fatalf("get %s = %q, %v", key, v, err)
 		}
 	}

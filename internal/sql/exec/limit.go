@@ -15,12 +15,13 @@ type limit struct {
 	skip, left      uint64
 }
 
-// evalLimit evaluates a LIMIT/OFFSET value (nil: def).
-func evalLimit(ectx *Context, e expr.Expression, def uint64) (uint64, error) {
+// EvalLimit evaluates a LIMIT/OFFSET value (nil: def): a non-negative
+// integer, else 1210.
+func EvalLimit(ev expr.EvalContext, e expr.Expression, def uint64) (uint64, error) {
 	if e == nil {
 		return def, nil
 	}
-	d, err := e.Eval(ectx.Eval, chunk.Row{})
+	d, err := e.Eval(ev, chunk.Row{})
 	if err != nil {
 		return 0, err
 	}
@@ -33,10 +34,10 @@ func evalLimit(ectx *Context, e expr.Expression, def uint64) (uint64, error) {
 
 func (e *limit) Open(ctx context.Context) error {
 	var err error
-	if e.skip, err = evalLimit(e.ectx, e.offsetE, 0); err != nil {
+	if e.skip, err = EvalLimit(e.ectx.Eval, e.offsetE, 0); err != nil {
 		return err
 	}
-	if e.left, err = evalLimit(e.ectx, e.countE, ^uint64(0)); err != nil {
+	if e.left, err = EvalLimit(e.ectx.Eval, e.countE, ^uint64(0)); err != nil {
 		return err
 	}
 	return e.openChild(ctx)

@@ -72,10 +72,10 @@ func (e *sortExec) Open(ctx context.Context) error {
 	skip, left := uint64(0), ^uint64(0)
 	if e.topN {
 		var err error
-		if skip, err = evalLimit(e.ectx, e.offset, 0); err != nil {
+		if skip, err = EvalLimit(e.ectx.Eval, e.offset, 0); err != nil {
 			return err
 		}
-		if left, err = evalLimit(e.ectx, e.count, ^uint64(0)); err != nil {
+		if left, err = EvalLimit(e.ectx.Eval, e.count, ^uint64(0)); err != nil {
 			return err
 		}
 		if bound := skip + left; bound >= skip && bound <= topNHeapMax {

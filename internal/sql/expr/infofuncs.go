@@ -8,8 +8,9 @@ import (
 )
 
 // ctxFunc is a function of the evaluation context alone: NOW, CURDATE,
-// DATABASE, USER, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT. It is never
-// folded into a constant (a cached plan runs in another statement).
+// DATABASE, USER, VERSION, CONNECTION_ID, LAST_INSERT_ID, ROW_COUNT,
+// FOUND_ROWS. It is never folded into a constant (a cached plan runs in
+// another statement).
 type ctxFunc struct {
 	name string
 	ft   *types.FieldType

@@ -34,11 +34,7 @@ func newRowCount() rowCount { return rowCount{last: -1, prev: -1} }
 func (r *rowCount) start() {
 	r.prev = r.last
 	if r.counting != nil {
-		r.lastFound = r.counting.n
-		if l, ok := r.counting.Result.(*limitedResult); ok { // SQL_CALC_FOUND_ROWS
-			r.lastFound = l.foundRows()
-		}
-		r.counting = nil
+		r.lastFound, r.counting = r.counting.n, nil
 	}
 	r.found = r.lastFound
 }
@@ -53,7 +49,10 @@ func (r *rowCount) finish(res server.Result, err error) server.Result {
 	}
 	if res.Columns() != nil {
 		r.last = -1
-		c := &countedResult{Result: res}
+		c, ok := res.(*countedResult) // windowed by applyLimit
+		if !ok {
+			c = &countedResult{Result: res}
+		}
 		r.counting = c
 		return c
 	}
@@ -61,15 +60,35 @@ func (r *rowCount) finish(res server.Result, err error) server.Result {
 	return res
 }
 
-// countedResult is a result set that counts the rows read from it.
+// countedResult is a result set that counts the rows read from it. When
+// windowed (SQL_CALC_FOUND_ROWS), it sends only the rows of its window
+// (skip, then left) and reads the rest, counting them too.
 type countedResult struct {
 	server.Result
 	n int64
+
+	windowed   bool
+	skip, left uint64
 }
 
 // Next implements server.Result.
 func (c *countedResult) Next(ctx context.Context) ([]server.Row, error) {
-	rows, err := c.Result.Next(ctx)
-	c.n += int64(len(rows))
-	return rows, err
+	for {
+		rows, err := c.Result.Next(ctx)
+		c.n += int64(len(rows))
+		if !c.windowed || err != nil || len(rows) == 0 {
+			return rows, err
+		}
+		if c.skip >= uint64(len(rows)) {
+			c.skip -= uint64(len(rows))
+			continue
+		}
+		rows, c.skip = rows[c.skip:], 0
+		rows = rows[:min(uint64(len(rows)), c.left)]
+		if len(rows) == 0 {
+			continue // past the window: count the rest
+		}
+		c.left -= uint64(len(rows))
+		return rows, nil
+	}
 }

@@ -116,11 +116,14 @@ func (ab *applyBatch) flush(sync bool) {
 		f()
 	}
 	ab.after = ab.after[:0]
-	apply := ab.s.cfg.Latency.Apply
+	apply, now := ab.s.cfg.Latency.Apply, int64(0)
+	if apply != nil {
+		now = ab.s.now()
+	}
 	for _, r := range ab.results {
 		r.prop.done(r.res)
 		if apply != nil && r.res.err == nil {
-			apply.Observe(float64(ab.s.now()-r.committedAt) / 1e9)
+			apply.Observe(float64(now-r.committedAt) / 1e9)
 		}
 	}
 	ab.results = ab.results[:0]

@@ -1,9 +1,10 @@
 package raftstore
 
 import (
-	"github.com/prometheus/client_golang/prometheus"
 	"log/slog"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Config tunes a Store. Zero fields take the defaults named.

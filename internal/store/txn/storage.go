@@ -3,9 +3,10 @@ package txn
 import (
 	"context"
 	"errors"
-	"github.com/prometheus/client_golang/prometheus"
 	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/mvcc"
