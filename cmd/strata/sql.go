@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/strata-db/strata/internal/client/rpc"
+	"github.com/strata-db/strata/internal/client/txnclient"
 	"github.com/strata-db/strata/internal/config"
 	pdclient "github.com/strata-db/strata/internal/pd/client"
 )
@@ -42,7 +43,7 @@ func runSQL(args []string, stdout, stderr io.Writer) int {
 				return fmt.Errorf("connect to PD %s: %w", *pd, err)
 			}
 			defer pdc.Close()
-			w.oracle, w.regions = pdc, pdc
+			w.oracle, w.regions = pdOracle{pdc}, pdc
 		}
 		return serveSQL(ctx, log, cfg, w)
 	})
@@ -74,4 +75,13 @@ func grpcOptions(cfg *config.Config) rpc.GRPCOptions {
 		KeepaliveTime:    time.Duration(t.GrpcKeepAliveTime) * time.Second,
 		KeepaliveTimeout: time.Duration(t.GrpcKeepAliveTimeout) * time.Second,
 	}
+}
+
+// pdOracle is PD's client as the transaction client's AsyncOracle, so
+// BEGIN asks for its timestamp without waiting (txnclient.BeginLazy).
+type pdOracle struct{ *pdclient.Client }
+
+// GetTimestampAsync implements txnclient.AsyncOracle.
+func (o pdOracle) GetTimestampAsync(ctx context.Context) txnclient.TSFuture {
+	return o.GetTSAsync(ctx)
 }

@@ -45,6 +45,9 @@ func (s *snapshot) batchGet(ctx context.Context, keys [][]byte) (map[string][]by
 			return nil, err
 		}
 	}
+	if _, err := s.ts(ctx); err != nil { // batchGetRegion reads startTS
+		return nil, err
+	}
 	out := make(map[string][]byte, len(keys))
 	bo := s.c.newBackoffer(ctx, locate.GetMaxBackoff)
 	pending := slices.Clone(keys)

@@ -108,6 +108,7 @@ func (o *Options) fillDefaults() {
 type Client struct {
 	sender   *locate.RegionRequestSender
 	oracle   Oracle
+	async    AsyncOracle // oracle's asynchronous side, if it has one (BeginLazy)
 	opts     Options
 	resolver *LockResolver
 
@@ -139,12 +140,17 @@ func New(rpcClient rpc.Client, regions locate.RegionSource, oracle Oracle, opts 
 	if opts.RequestDuration != nil {
 		sender.ObserveRequests(opts.RequestDuration)
 	}
+	async, _ := oracle.(AsyncOracle)
 	if opts.TSOWait != nil {
 		oracle = timedOracle{oracle, opts.TSOWait}
+		if async != nil {
+			async = timedAsync{async, opts.TSOWait}
+		}
 	}
 	c := &Client{
 		sender: sender,
 		oracle: oracle,
+		async:  async,
 		opts:   opts,
 	}
 	c.resolver = newLockResolver(c)

@@ -70,7 +70,7 @@ func newCommitter(t *Txn) *committer {
 	}
 	cm.primary = cm.muts[0].Key
 	if p := t.pess; p != nil {
-		cm.forUpdateTS = p.forUpdateTS
+		cm.forUpdateTS = max(p.forUpdateTS, cm.startTS)
 		cm.pessimistic = make(map[string]bool, len(p.locked))
 		for k := range p.locked {
 			cm.pessimistic[k] = true

@@ -26,7 +26,8 @@ type pessimisticState struct {
 // It must be called before the first lock or write.
 func (t *Txn) SetPessimistic() {
 	if t.pess == nil {
-		t.pess = &pessimisticState{forUpdateTS: t.StartTS(), locked: make(map[string]struct{})}
+		// forUpdateTS 0: the start ts (not waited for here, see BeginLazy).
+		t.pess = &pessimisticState{locked: make(map[string]struct{})}
 	}
 }
 
@@ -34,12 +35,16 @@ func (t *Txn) SetPessimistic() {
 func (t *Txn) IsPessimistic() bool { return t.pess != nil }
 
 // ForUpdateTS is the largest for_update_ts the txn used (its start ts
-// before any).
-func (t *Txn) ForUpdateTS() uint64 {
-	if t.pess == nil {
-		return t.StartTS()
+// before any); it waits for a lazy start ts (BeginLazy) within ctx.
+func (t *Txn) ForUpdateTS(ctx context.Context) (uint64, error) {
+	start, err := t.snap.ts(ctx)
+	if err != nil {
+		return 0, err
 	}
-	return t.pess.forUpdateTS
+	if t.pess == nil {
+		return start, nil
+	}
+	return max(start, t.pess.forUpdateTS), nil
 }
 
 // NewForUpdateTS takes a fresh timestamp for the next pessimistic
@@ -88,9 +93,11 @@ func (t *Txn) LockKeys(ctx context.Context, o LockOptions, keys ...kv.Key) error
 	if t.pess == nil {
 		return kv.InvalidArgumentf("LockKeys in an optimistic transaction")
 	}
-	if o.ForUpdateTS < t.StartTS() {
-		o.ForUpdateTS = t.StartTS()
+	start, err := t.snap.ts(ctx)
+	if err != nil {
+		return err
 	}
+	o.ForUpdateTS = max(o.ForUpdateTS, start)
 	t.pess.forUpdateTS = max(t.pess.forUpdateTS, o.ForUpdateTS)
 	todo := make([][]byte, 0, len(keys))
 	seen := make(map[string]struct{}, len(keys))
@@ -117,7 +124,7 @@ func (t *Txn) LockKeys(ctx context.Context, o LockOptions, keys ...kv.Key) error
 	}
 	l := &lockCall{t: t, o: o, first: first, deadline: time.Now().Add(o.Wait)}
 	bo := t.c.newBackoffer(ctx, locate.PrewriteMaxBackoff)
-	err := l.lock(bo, todo)
+	err = l.lock(bo, todo)
 	if err != nil {
 		release := l.sent
 		if l.primaryLocked {

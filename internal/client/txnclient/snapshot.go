@@ -16,8 +16,13 @@ import (
 // remembers which lock owners it may skip (resolved) or read through
 // (committed) so that later reads need not ask again (reference §5.3).
 type snapshot struct {
-	c       *Client
+	c *Client
+	// startTS is the read timestamp; while pending is set (BeginLazy) it
+	// is not known yet and ts waits for it. Under tsMu until known; read
+	// directly only after ts returned.
 	startTS uint64
+	pending TSFuture
+	tsMu    sync.Mutex
 
 	mu struct {
 		sync.Mutex
@@ -81,9 +86,13 @@ func (s *snapshot) get(ctx context.Context, key []byte) ([]byte, error) {
 	if err := kv.ValidateKey(key); err != nil {
 		return nil, err
 	}
+	ts, err := s.ts(ctx)
+	if err != nil {
+		return nil, err
+	}
 	bo := s.c.newBackoffer(ctx, locate.GetMaxBackoff)
 	for {
-		req := &kvrpcpb.GetRequest{Context: s.readContext(), Key: key, Version: s.startTS}
+		req := &kvrpcpb.GetRequest{Context: s.readContext(), Key: key, Version: ts}
 		resp, err := locate.SendKey(s.c.sender, bo, key, req, rpc.StoreAPI.KvGet)
 		if err != nil {
 			if err := onSendError(bo, err); err != nil {
@@ -112,14 +121,15 @@ func (s *snapshot) get(ctx context.Context, key []byte) ([]byte, error) {
 // bound. Forward: [cursor, end); reverse: [start, cursor) downwards, an
 // empty cursor meaning +inf. It returns the pairs and the region read.
 func (s *snapshot) scanPage(ctx context.Context, start, end, cursor []byte, reverse bool, limit int) ([]*kvrpcpb.KvPair, *locate.KeyLocation, error) {
+	ts, err := s.ts(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
 	bo := s.c.newBackoffer(ctx, locate.GetMaxBackoff)
 	cache := s.c.sender.Cache()
 	for {
-		var (
-			loc *locate.KeyLocation
-			err error
-		)
-		req := &kvrpcpb.ScanRequest{Context: s.readContext(), Limit: uint32(limit), Version: s.startTS, Reverse: reverse}
+		var loc *locate.KeyLocation
+		req := &kvrpcpb.ScanRequest{Context: s.readContext(), Limit: uint32(limit), Version: ts, Reverse: reverse}
 		if reverse {
 			loc, err = cache.LocateEndKey(ctx, bo, cursor)
 		} else {

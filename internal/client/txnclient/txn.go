@@ -37,8 +37,13 @@ type Txn struct {
 
 var _ kv.Transaction = (*Txn)(nil)
 
-// StartTS is the snapshot timestamp.
-func (t *Txn) StartTS() uint64 { return t.snap.startTS }
+// StartTS is the snapshot timestamp. A BeginLazy txn that has not read
+// yet waits for it here (0 if it cannot be had: the reads and the commit
+// report why).
+func (t *Txn) StartTS() uint64 {
+	ts, _ := t.snap.ts(context.Background())
+	return ts
+}
 
 // CommitTS is the commit timestamp after a successful Commit that wrote
 // something (0 for read-only transactions).
@@ -203,6 +208,10 @@ func (t *Txn) Commit(ctx context.Context) error {
 	if t.buf.len() == 0 {
 		t.releasePessimisticLocks(ctx)
 		return nil
+	}
+	// A lazy start ts still missing here was never read at: no locks.
+	if _, err := t.snap.ts(ctx); err != nil {
+		return err
 	}
 	cm := newCommitter(t)
 	if err := cm.execute(ctx); err != nil {

@@ -248,8 +248,17 @@ func TestEveryRPC(t *testing.T) {
 		t.Fatalf("GetTimestamp %d after %d: %v", b, a, err)
 	}
 	f := c.GetTSAsync(ctx)
-	if ts, err := f.Wait(); err != nil || ts <= b {
+	ended, end := context.WithCancel(ctx)
+	end()
+	if _, err := f.WaitContext(ended); err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatalf("WaitContext with an ended ctx = %v", err)
+	}
+	ts, err := f.Wait() // still on its way, or already here
+	if err != nil || ts <= b {
 		t.Fatalf("GetTSAsync %d after %d: %v", ts, b, err)
+	}
+	if again, err := f.WaitContext(ctx); err != nil || again != ts {
+		t.Fatalf("WaitContext after Wait = %d, %v; want %d", again, err, ts)
 	}
 
 	// Everything above survives a restart of the member.

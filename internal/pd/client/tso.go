@@ -32,7 +32,11 @@ type TSFuture struct {
 }
 
 // Wait returns the timestamp, or why there is none.
-func (f *TSFuture) Wait() (uint64, error) {
+func (f *TSFuture) Wait() (uint64, error) { return f.WaitContext(context.Background()) }
+
+// WaitContext is Wait that also gives up when ctx ends; the request stays
+// queued, so a later wait may still get the timestamp.
+func (f *TSFuture) WaitContext(ctx context.Context) (uint64, error) {
 	if f.err != nil {
 		return 0, f.err
 	}
@@ -41,6 +45,8 @@ func (f *TSFuture) Wait() (uint64, error) {
 		return f.req.ts, f.req.err
 	case <-f.req.ctx.Done():
 		return 0, f.req.ctx.Err()
+	case <-ctx.Done():
+		return 0, ctx.Err()
 	case <-f.loopDone:
 		// Closed: the request was answered before, or never will be.
 		select {

@@ -36,7 +36,10 @@ type pessimisticStmt func(view kv.Transaction, forUpdateTS uint64) (keys []kv.Ke
 // a stale row it does not lock.
 func (s *Session) runPessimistic(ctx context.Context, txn *txnclient.Txn, pointOnly bool, run pessimisticStmt) error {
 	for attempt := 0; ; attempt++ {
-		forUpdateTS := txn.ForUpdateTS()
+		forUpdateTS, err := txn.ForUpdateTS(ctx)
+		if err != nil {
+			return err
+		}
 		reused := attempt == 0 && pointOnly && txn.LockedKeys() > 0
 		if attempt > 0 || (txn.LockedKeys() > 0 && !pointOnly) {
 			// The first statement may read at start_ts: nothing it could

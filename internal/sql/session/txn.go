@@ -15,7 +15,9 @@ func (s *Session) begin(ctx context.Context, mode string) error {
 	if err := s.commit(ctx); err != nil {
 		return err
 	}
-	txn, err := s.d.client.Begin(ctx)
+	// The start ts is asked for now and waited for at the first read,
+	// as TiDB does (the request outlives the BEGIN statement).
+	txn, err := s.d.client.BeginLazy(context.WithoutCancel(ctx))
 	if err != nil {
 		return err
 	}

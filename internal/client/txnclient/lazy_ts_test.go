@@ -1,0 +1,173 @@
+package txnclient
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/strata-db/strata/internal/client/locate"
+	"github.com/strata-db/strata/internal/client/rpc"
+	"github.com/strata-db/strata/internal/kv"
+)
+
+// gatedOracle is an AsyncOracle over a testOracle: a request takes its
+// timestamp when it is made (as PD serves requests in order), and its
+// future completes when the test closes gate, with err if set.
+type gatedOracle struct {
+	*testOracle
+	gate  chan struct{}
+	err   error
+	asked int
+}
+
+func (o *gatedOracle) GetTimestampAsync(ctx context.Context) TSFuture {
+	o.asked++
+	ts, _ := o.GetTimestamp(ctx)
+	return gatedFuture{ts: ts, gate: o.gate, err: o.err}
+}
+
+type gatedFuture struct {
+	ts   uint64
+	gate chan struct{}
+	err  error
+}
+
+func (f gatedFuture) WaitContext(ctx context.Context) (uint64, error) {
+	select {
+	case <-f.gate:
+		if f.err != nil {
+			return 0, f.err
+		}
+		return f.ts, nil
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+}
+
+func lazyClient(t *testing.T, cl *cluster) (*Client, *gatedOracle) {
+	o := &gatedOracle{testOracle: cl.oracle, gate: make(chan struct{})}
+	c := New(rpc.NewDirect(storeAddr, cl.store), locate.StaticRegions(cl.region, storeAddr), o, Options{})
+	t.Cleanup(func() { _ = c.Close() })
+	return c, o
+}
+
+func TestBeginLazyReadsAtBeginTime(t *testing.T) {
+	cl := newCluster(t)
+	c, o := lazyClient(t, cl)
+	put(t, c, "a", "a0")
+	before := cl.oracle.now(t)
+	tx, err := c.BeginLazy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.asked != 1 {
+		t.Fatalf("BeginLazy asked the oracle %d times, want 1", o.asked)
+	}
+	// A commit after BEGIN is not in the snapshot, though the txn waits
+	// for its timestamp only later.
+	put(t, c, "a", "a1")
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := tx.Get(canceled, kv.Key("a")); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Get with the timestamp pending and ctx ended = %v, want context.Canceled", err)
+	}
+	close(o.gate)
+	if got := get(t, tx, "a"); got != "a0" {
+		t.Fatalf("lazy txn read a=%s, want a0 (the value at BEGIN)", got)
+	}
+	if ts := tx.StartTS(); ts <= before || ts >= cl.oracle.now(t) {
+		t.Fatalf("start ts %d not between %d and now", ts, before)
+	}
+	if err := tx.Set(kv.Key("b"), []byte("b0")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, begin(t, c), "b"); got != "b0" {
+		t.Fatalf("b=%s after the lazy txn committed", got)
+	}
+}
+
+func TestBeginLazyReadOnlyCommitDoesNotWait(t *testing.T) {
+	cl := newCluster(t)
+	c, _ := lazyClient(t, cl)
+	tx, err := c.BeginLazy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The gate never opens: a commit without writes needs no timestamp.
+	if err := tx.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBeginLazyFailedTimestamp(t *testing.T) {
+	cl := newCluster(t)
+	c, o := lazyClient(t, cl)
+	o.err = errors.New("pd unreachable")
+	close(o.gate)
+	tx, err := c.BeginLazy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Get(context.Background(), kv.Key("a")); !errors.Is(err, o.err) {
+		t.Fatalf("Get = %v, want the oracle's error", err)
+	}
+	if _, err := tx.Iter(context.Background(), kv.Key("a"), kv.Key("z")); !errors.Is(err, o.err) {
+		t.Fatalf("Iter = %v, want the oracle's error", err)
+	}
+	if _, err := tx.BatchGet(context.Background(), []kv.Key{kv.Key("a")}); !errors.Is(err, o.err) {
+		t.Fatalf("BatchGet = %v, want the oracle's error", err)
+	}
+	if err := tx.Set(kv.Key("a"), []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(context.Background()); !errors.Is(err, o.err) {
+		t.Fatalf("Commit = %v, want the oracle's error", err)
+	}
+	o.err = nil
+	if got := get(t, begin(t, c), "a"); got != "<nil>" {
+		t.Fatalf("a=%s: a txn without a start ts wrote", got)
+	}
+}
+
+func TestBeginLazyPessimistic(t *testing.T) {
+	cl := newCluster(t)
+	c, o := lazyClient(t, cl)
+	put(t, c, "k", "v0")
+	tx, err := c.BeginLazy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.SetPessimistic() // must not wait for the timestamp
+	close(o.gate)
+	fu, err := tx.ForUpdateTS(context.Background())
+	if err != nil || fu != tx.StartTS() {
+		t.Fatalf("ForUpdateTS = %d, %v; want the start ts %d", fu, err, tx.StartTS())
+	}
+	if err := tx.LockKeys(context.Background(), LockOptions{ForUpdateTS: fu}, kv.Key("k")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Set(kv.Key("k"), []byte("v1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, begin(t, c), "k"); got != "v1" {
+		t.Fatalf("k=%s, want v1", got)
+	}
+}
+
+func TestBeginLazyWithoutAsyncOracleIsBegin(t *testing.T) {
+	cl := newCluster(t)
+	c := cl.client(Options{})
+	tx, err := c.BeginLazy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tx.snap.pending != nil || tx.snap.startTS == 0 {
+		t.Fatalf("BeginLazy over a synchronous oracle left the start ts pending")
+	}
+}
