@@ -15,6 +15,12 @@
 //	                                 └─ 2PC: commit_ts from the oracle, primary
 //	                                          batch sync, secondaries background
 //
+// Client.BeginLazy (explicit BEGIN) asks the oracle for start_ts and
+// returns; the snapshot waits for it at the first read, lock or commit
+// with writes, so the round trip overlaps the client's next statement.
+// The request leaves when BEGIN runs, so start_ts still follows every
+// commit acknowledged before it.
+//
 // Invariants:
 //   - Writes are buffered in a sorted memBuffer until Commit; reads of keys
 //     the transaction wrote are served from the buffer and never read back
