@@ -133,7 +133,7 @@ func (c Config) Validate() error {
 	for _, member := range strings.Split(c.InitialCluster, ",") {
 		name, u, ok := strings.Cut(strings.TrimSpace(member), "=")
 		if !ok || name == "" {
-			return fmt.Errorf("%w: initial-cluster %q: want name=peer-url,...", ErrBadConfig, c.InitialCluster)
+			return fmt.Errorf("%w: initial-cluster %q: want comma-separated name=peer-url pairs", ErrBadConfig, c.InitialCluster)
 		}
 		if _, err := ParseURL(u); err != nil {
 			return fmt.Errorf("%w: initial-cluster: %v", ErrBadConfig, err)

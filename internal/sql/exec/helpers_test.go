@@ -1,10 +1,7 @@
 package exec
 
 import (
-	"testing"
-
 	"github.com/strata-db/strata/internal/kv"
-	"github.com/strata-db/strata/internal/sql/catalog"
 	"github.com/strata-db/strata/internal/testutil/sqltest"
 )
 
@@ -19,10 +16,3 @@ var (
 	ddl                 = sqltest.DDL
 	errText             = sqltest.ErrText
 )
-
-// newTestCatalog returns a catalog over an in-process cluster, with
-// database "test".
-func newTestCatalog(t testing.TB) *catalog.Catalog {
-	c, _ := sqltest.NewCatalog(t)
-	return c
-}

@@ -104,11 +104,11 @@ func (m *metrics) committed(err error) {
 
 // stmtType is the metrics label of a statement: a small fixed set.
 func stmtType(stmt ast.StmtNode) string {
-	switch stmt.(type) {
+	switch stmt := stmt.(type) {
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		return "Select"
 	case *ast.InsertStmt:
-		if stmt.(*ast.InsertStmt).IsReplace {
+		if stmt.IsReplace {
 			return "Replace"
 		}
 		return "Insert"

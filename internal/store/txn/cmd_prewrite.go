@@ -121,10 +121,7 @@ func mayBeCommitted(err error, startTS uint64) bool {
 		return true
 	}
 	var lost *mvcc.PessimisticLockNotFoundError
-	if errors.As(err, &lost) {
-		return true
-	}
-	return false
+	return errors.As(err, &lost)
 }
 
 // mutationOp maps a validated wire op to the mvcc op.

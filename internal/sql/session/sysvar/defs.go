@@ -1,9 +1,6 @@
 package sysvar
 
-import (
-	"math"
-	"strings"
-)
+import "math"
 
 // Constructors for the definition tables.
 
@@ -49,16 +46,3 @@ const maxUint32 = math.MaxUint32
 
 // builtins is every built-in variable: MySQL's, then TiDB's.
 func builtins() []SysVar { return append(mysqlVars(), tidbVars()...) }
-
-// oneOfLower accepts values (case-insensitive) and stores them lower-case.
-func oneOfLower(name string, values ...string) func(string) (string, []error, error) {
-	return func(v string) (string, []error, error) {
-		l := strings.ToLower(strings.TrimSpace(v))
-		for _, x := range values {
-			if x == l {
-				return l, nil, nil
-			}
-		}
-		return "", nil, errWrongValue(name, v)
-	}
-}
