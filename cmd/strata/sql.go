@@ -82,6 +82,6 @@ func grpcOptions(cfg *config.Config) rpc.GRPCOptions {
 type pdOracle struct{ *pdclient.Client }
 
 // GetTimestampAsync implements txnclient.AsyncOracle.
-func (o pdOracle) GetTimestampAsync(ctx context.Context) txnclient.TSFuture {
-	return o.GetTSAsync(ctx)
+func (o pdOracle) GetTimestampAsync(ctx, life context.Context) txnclient.TSFuture {
+	return o.GetTSAsyncFor(ctx, life)
 }

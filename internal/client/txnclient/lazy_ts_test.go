@@ -18,10 +18,12 @@ type gatedOracle struct {
 	gate  chan struct{}
 	err   error
 	asked int
+	life  context.Context // the last request's
 }
 
-func (o *gatedOracle) GetTimestampAsync(ctx context.Context) TSFuture {
+func (o *gatedOracle) GetTimestampAsync(ctx, life context.Context) TSFuture {
 	o.asked++
+	o.life = life
 	ts, _ := o.GetTimestamp(ctx)
 	return gatedFuture{ts: ts, gate: o.gate, err: o.err}
 }
@@ -107,28 +109,75 @@ func TestBeginLazyFailedTimestamp(t *testing.T) {
 	c, o := lazyClient(t, cl)
 	o.err = errors.New("pd unreachable")
 	close(o.gate)
-	tx, err := c.BeginLazy(context.Background())
+	ctx := context.Background()
+	// Each first use reports the failed request.
+	firstUses := map[string]func(tx *Txn) error{
+		"Get":      func(tx *Txn) error { _, err := tx.Get(ctx, kv.Key("a")); return err },
+		"BatchGet": func(tx *Txn) error { _, err := tx.BatchGet(ctx, []kv.Key{kv.Key("a")}); return err },
+		"Iter":     func(tx *Txn) error { _, err := tx.Iter(ctx, kv.Key("a"), kv.Key("z")); return err },
+		"Commit": func(tx *Txn) error {
+			if err := tx.Set(kv.Key("a"), []byte("x")); err != nil {
+				return err
+			}
+			return tx.Commit(ctx)
+		},
+	}
+	for name, use := range firstUses {
+		tx, err := c.BeginLazy(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := use(tx); !errors.Is(err, o.err) {
+			t.Fatalf("%s = %v, want the oracle's error", name, err)
+		}
+	}
+	if got := get(t, begin(t, c), "a"); got != "<nil>" {
+		t.Fatalf("a=%s: a txn without a start ts wrote", got)
+	}
+	// The next use asks again, and the txn goes on.
+	tx, err := c.BeginLazy(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Get(context.Background(), kv.Key("a")); !errors.Is(err, o.err) {
+	if _, err := tx.Get(ctx, kv.Key("a")); !errors.Is(err, o.err) {
 		t.Fatalf("Get = %v, want the oracle's error", err)
 	}
-	if _, err := tx.Iter(context.Background(), kv.Key("a"), kv.Key("z")); !errors.Is(err, o.err) {
-		t.Fatalf("Iter = %v, want the oracle's error", err)
+	if got := get(t, tx, "a"); got != "<nil>" {
+		t.Fatalf("a=%s after the retry", got)
 	}
-	if _, err := tx.BatchGet(context.Background(), []kv.Key{kv.Key("a")}); !errors.Is(err, o.err) {
-		t.Fatalf("BatchGet = %v, want the oracle's error", err)
-	}
-	if err := tx.Set(kv.Key("a"), []byte("x")); err != nil {
+	if err := tx.Set(kv.Key("a"), []byte("y")); err != nil {
 		t.Fatal(err)
 	}
-	if err := tx.Commit(context.Background()); !errors.Is(err, o.err) {
-		t.Fatalf("Commit = %v, want the oracle's error", err)
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
 	}
-	o.err = nil
-	if got := get(t, begin(t, c), "a"); got != "<nil>" {
-		t.Fatalf("a=%s: a txn without a start ts wrote", got)
+	if got := get(t, begin(t, c), "a"); got != "y" {
+		t.Fatalf("a=%s, want y", got)
+	}
+}
+
+func TestBeginLazyEndDropsTheRequest(t *testing.T) {
+	cl := newCluster(t)
+	c, o := lazyClient(t, cl)
+	for _, end := range []string{"commit", "rollback"} {
+		tx, err := c.BeginLazy(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.life.Err() != nil {
+			t.Fatalf("%s: the request ended before the txn", end)
+		}
+		if end == "commit" {
+			err = tx.Commit(context.Background())
+		} else {
+			err = tx.Rollback()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.life.Err() == nil {
+			t.Fatalf("%s: the start-ts request outlives the txn", end)
+		}
 	}
 }
 
@@ -169,5 +218,33 @@ func TestBeginLazyWithoutAsyncOracleIsBegin(t *testing.T) {
 	}
 	if tx.snap.pending != nil || tx.snap.startTS == 0 {
 		t.Fatalf("BeginLazy over a synchronous oracle left the start ts pending")
+	}
+}
+
+func TestBeginLazyWaitersKeepTheirCtx(t *testing.T) {
+	cl := newCluster(t)
+	c, o := lazyClient(t, cl)
+	tx, err := c.BeginLazy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := tx.snap.ts(context.Background())
+		done <- err
+	}()
+	// Whether or not the other waiter already waits, an ended ctx returns
+	// at once: nobody holds the snapshot's lock while waiting.
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := tx.snap.ts(canceled); !errors.Is(err, context.Canceled) {
+		t.Fatalf("ts with an ended ctx = %v, want context.Canceled", err)
+	}
+	close(o.gate)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if ts, err := tx.snap.ts(canceled); err != nil || ts == 0 {
+		t.Fatalf("ts once known = %d, %v", ts, err)
 	}
 }

@@ -2,7 +2,6 @@ package txnclient
 
 import (
 	"context"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -15,8 +14,5 @@ type timedOracle struct {
 
 // GetTimestamp implements Oracle.
 func (t timedOracle) GetTimestamp(ctx context.Context) (uint64, error) {
-	start := time.Now()
-	ts, err := t.o.GetTimestamp(ctx)
-	t.wait.Observe(time.Since(start).Seconds())
-	return ts, err
+	return timedFuture{syncFuture{t.o}, t.wait}.WaitContext(ctx)
 }

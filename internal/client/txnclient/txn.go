@@ -29,6 +29,10 @@ type Txn struct {
 	// pess is the pessimistic state (nil: optimistic).
 	pess *pessimisticState
 
+	// endTS drops a lazy start-ts request still on its way (BeginLazy)
+	// when the txn ends; nil otherwise.
+	endTS context.CancelFunc
+
 	mu     sync.Mutex
 	closed bool
 	// commitTS is the commit timestamp once committed (0 otherwise).
@@ -205,6 +209,9 @@ func (t *Txn) Commit(ctx context.Context) error {
 	}
 	t.closed = true
 	t.mu.Unlock()
+	if t.endTS != nil {
+		defer t.endTS()
+	}
 	if t.buf.len() == 0 {
 		t.releasePessimisticLocks(ctx)
 		return nil
@@ -238,6 +245,9 @@ func (t *Txn) Rollback() error {
 	}
 	t.closed = true
 	t.mu.Unlock()
+	if t.endTS != nil {
+		t.endTS()
+	}
 	t.releasePessimisticLocks(context.Background())
 	return nil
 }

@@ -59,11 +59,16 @@ func (f *TSFuture) WaitContext(ctx context.Context) (uint64, error) {
 }
 
 // GetTSAsync asks for a timestamp without waiting for it.
-func (c *Client) GetTSAsync(ctx context.Context) *TSFuture {
+func (c *Client) GetTSAsync(ctx context.Context) *TSFuture { return c.GetTSAsyncFor(ctx, ctx) }
+
+// GetTSAsyncFor is GetTSAsync whose request lives until life ends (the
+// TSO loop drops it then), while ctx bounds only the wait for a place in
+// the queue.
+func (c *Client) GetTSAsyncFor(ctx, life context.Context) *TSFuture {
 	if c.ctx.Err() != nil {
 		return &TSFuture{err: ErrClosed}
 	}
-	r := &tsoRequest{ctx: ctx, done: make(chan struct{})}
+	r := &tsoRequest{ctx: life, done: make(chan struct{})}
 	select {
 	case c.tsoCh <- r:
 		return &TSFuture{req: r, loopDone: c.tsoDone}

@@ -16,8 +16,8 @@ func (s *Session) begin(ctx context.Context, mode string) error {
 		return err
 	}
 	// The start ts is asked for now and waited for at the first read,
-	// as TiDB does (the request outlives the BEGIN statement).
-	txn, err := s.d.client.BeginLazy(context.WithoutCancel(ctx))
+	// as TiDB does (the request lives as long as the txn).
+	txn, err := s.d.client.BeginLazy(ctx)
 	if err != nil {
 		return err
 	}
