@@ -39,6 +39,7 @@ func (c *Client) BeginLazy(ctx context.Context) (*Txn, error) {
 	f := c.async.GetTimestampAsync(ctx, life)
 	t := c.BeginAt(0)
 	t.snap.pending, t.endTS = f, cancel
+	t.snap.known.Store(false)
 	return t, nil
 }
 
@@ -47,6 +48,9 @@ func (c *Client) BeginLazy(ctx context.Context) (*Txn, error) {
 // request that failed is replaced by a synchronous one, asked at the next
 // call (a later timestamp still follows what preceded BEGIN).
 func (s *snapshot) ts(ctx context.Context) (uint64, error) {
+	if s.known.Load() { // every read after the first: no lock
+		return s.startTS, nil
+	}
 	s.tsMu.Lock()
 	f, known := s.pending, s.startTS
 	s.tsMu.Unlock()
@@ -66,6 +70,7 @@ func (s *snapshot) ts(ctx context.Context) (uint64, error) {
 		return 0, err
 	}
 	s.startTS, s.pending = ts, nil
+	s.known.Store(true)
 	return ts, nil
 }
 

@@ -53,15 +53,22 @@ func lazyClient(t *testing.T, cl *cluster) (*Client, *gatedOracle) {
 	return c, o
 }
 
+// beginLazy starts a lazy txn of c, failing the test on an error.
+func beginLazy(t *testing.T, c *Client) *Txn {
+	t.Helper()
+	tx, err := c.BeginLazy(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}
+
 func TestBeginLazyReadsAtBeginTime(t *testing.T) {
 	cl := newCluster(t)
 	c, o := lazyClient(t, cl)
 	put(t, c, "a", "a0")
 	before := cl.oracle.now(t)
-	tx, err := c.BeginLazy(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := beginLazy(t, c)
 	if o.asked != 1 {
 		t.Fatalf("BeginLazy asked the oracle %d times, want 1", o.asked)
 	}
@@ -94,10 +101,7 @@ func TestBeginLazyReadsAtBeginTime(t *testing.T) {
 func TestBeginLazyReadOnlyCommitDoesNotWait(t *testing.T) {
 	cl := newCluster(t)
 	c, _ := lazyClient(t, cl)
-	tx, err := c.BeginLazy(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := beginLazy(t, c)
 	// The gate never opens: a commit without writes needs no timestamp.
 	if err := tx.Commit(context.Background()); err != nil {
 		t.Fatal(err)
@@ -123,10 +127,7 @@ func TestBeginLazyFailedTimestamp(t *testing.T) {
 		},
 	}
 	for name, use := range firstUses {
-		tx, err := c.BeginLazy(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		tx := beginLazy(t, c)
 		if err := use(tx); !errors.Is(err, o.err) {
 			t.Fatalf("%s = %v, want the oracle's error", name, err)
 		}
@@ -135,10 +136,7 @@ func TestBeginLazyFailedTimestamp(t *testing.T) {
 		t.Fatalf("a=%s: a txn without a start ts wrote", got)
 	}
 	// The next use asks again, and the txn goes on.
-	tx, err := c.BeginLazy(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := beginLazy(t, c)
 	if _, err := tx.Get(ctx, kv.Key("a")); !errors.Is(err, o.err) {
 		t.Fatalf("Get = %v, want the oracle's error", err)
 	}
@@ -160,13 +158,11 @@ func TestBeginLazyEndDropsTheRequest(t *testing.T) {
 	cl := newCluster(t)
 	c, o := lazyClient(t, cl)
 	for _, end := range []string{"commit", "rollback"} {
-		tx, err := c.BeginLazy(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
+		tx := beginLazy(t, c)
 		if o.life.Err() != nil {
 			t.Fatalf("%s: the request ended before the txn", end)
 		}
+		var err error
 		if end == "commit" {
 			err = tx.Commit(context.Background())
 		} else {
@@ -185,10 +181,7 @@ func TestBeginLazyPessimistic(t *testing.T) {
 	cl := newCluster(t)
 	c, o := lazyClient(t, cl)
 	put(t, c, "k", "v0")
-	tx, err := c.BeginLazy(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := beginLazy(t, c)
 	tx.SetPessimistic() // must not wait for the timestamp
 	close(o.gate)
 	fu, err := tx.ForUpdateTS(context.Background())
@@ -212,10 +205,7 @@ func TestBeginLazyPessimistic(t *testing.T) {
 func TestBeginLazyWithoutAsyncOracleIsBegin(t *testing.T) {
 	cl := newCluster(t)
 	c := cl.client(Options{})
-	tx, err := c.BeginLazy(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := beginLazy(t, c)
 	if tx.snap.pending != nil || tx.snap.startTS == 0 {
 		t.Fatalf("BeginLazy over a synchronous oracle left the start ts pending")
 	}
@@ -224,10 +214,7 @@ func TestBeginLazyWithoutAsyncOracleIsBegin(t *testing.T) {
 func TestBeginLazyWaitersKeepTheirCtx(t *testing.T) {
 	cl := newCluster(t)
 	c, o := lazyClient(t, cl)
-	tx, err := c.BeginLazy(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	tx := beginLazy(t, c)
 	done := make(chan error, 1)
 	go func() {
 		_, err := tx.snap.ts(context.Background())

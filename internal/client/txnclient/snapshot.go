@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/strata-db/strata/internal/client/locate"
 	"github.com/strata-db/strata/internal/client/rpc"
@@ -18,11 +19,13 @@ import (
 type snapshot struct {
 	c *Client
 	// startTS is the read timestamp; while pending is set (BeginLazy) it
-	// is not known yet and ts waits for it. Under tsMu until known; read
-	// directly only after ts returned.
+	// is not known yet and ts waits for it. Under tsMu until known (then
+	// known is set and startTS never changes); read directly only after
+	// ts returned.
 	startTS uint64
 	pending TSFuture
 	tsMu    sync.Mutex
+	known   atomic.Bool
 
 	mu struct {
 		sync.Mutex
@@ -31,7 +34,11 @@ type snapshot struct {
 	}
 }
 
-func newSnapshot(c *Client, startTS uint64) *snapshot { return &snapshot{c: c, startTS: startTS} }
+func newSnapshot(c *Client, startTS uint64) *snapshot {
+	s := &snapshot{c: c, startTS: startTS}
+	s.known.Store(true)
+	return s
+}
 
 // readContext returns a Context carrying the snapshot's lock sets.
 func (s *snapshot) readContext() *kvrpcpb.Context {

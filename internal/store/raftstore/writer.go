@@ -1,9 +1,8 @@
 package raftstore
 
 import (
-	"time"
-
 	"sync"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"go.etcd.io/raft/v3/raftpb"
