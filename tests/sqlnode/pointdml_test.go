@@ -86,3 +86,66 @@ func TestPessimisticPointDMLStaleDuplicate(t *testing.T) {
 		t.Fatalf("rows = %s, want 1:11,2:30", got)
 	}
 }
+
+// TestPessimisticPointDMLLocksAsItReads: a point statement of a
+// pessimistic transaction locks each row as it reads it (the lock returns
+// the row). An INSERT of VALUES reuses the transaction's for_update_ts
+// too: a row committed since makes it run again at a fresh one, so it
+// sees the duplicate, and a row deleted since does not fail it. A
+// statement that fails after reading keeps the locks it took, as in
+// InnoDB.
+func TestPessimisticPointDMLLocksAsItReads(t *testing.T) {
+	n, statusAddr := startServerWithStatus(t)
+	retries := func() float64 {
+		t.Helper()
+		m := regexp.MustCompile(`(?m)^strata_sql_stmt_retries_total (\S+)$`).FindStringSubmatch(statusGet(t, statusAddr, "/metrics"))
+		if m == nil {
+			t.Fatal("/metrics lacks strata_sql_stmt_retries_total")
+		}
+		v, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	db := n.db("")
+	admin := newConn(t, db)
+	admin.exec("CREATE DATABASE d")
+	admin.exec("CREATE TABLE d.t (id INT PRIMARY KEY, n INT NOT NULL, k INT, KEY kk (k))")
+	admin.exec("INSERT INTO d.t VALUES (1, 0, 1), (2, 0, 2), (3, 0, 3), (4, 0, 4)")
+	c1 := newConn(t, db)
+	c1.exec("BEGIN")
+	c1.exec("UPDATE d.t SET n = n + 1 WHERE id = 1")
+	// fails after reading row 2: its lock stays
+	if err := c1.try("UPDATE d.t SET n = NULL WHERE id = 2"); mysqlErrno(err) != 1048 {
+		t.Fatalf("UPDATE setting NOT NULL n to NULL: %v, want 1048", err)
+	}
+	c2 := newConn(t, db)
+	c2.exec("SET innodb_lock_wait_timeout = 1")
+	c2.exec("BEGIN")
+	for _, q := range []string{"UPDATE d.t SET n = 100 WHERE id = 1", "DELETE FROM d.t WHERE id = 2"} {
+		if err := c2.try(q); mysqlErrno(err) != 1205 {
+			t.Fatalf("%s, row locked by another txn: %v, want 1205", q, err)
+		}
+	}
+	c2.exec("ROLLBACK")
+	before := retries()
+	admin.exec("INSERT INTO d.t VALUES (10, 0, 10)")
+	if err := c1.try("INSERT INTO d.t VALUES (10, 1, 1)"); mysqlErrno(err) != 1062 {
+		t.Fatalf("INSERT of a key committed after the txn's for_update_ts: %v, want 1062", err)
+	}
+	admin.exec("DELETE FROM d.t WHERE id = 4")
+	c1.exec("INSERT INTO d.t VALUES (4, 1, 1)")
+	if d := retries() - before; d != 2 {
+		t.Errorf("%v statement retries, want 2 (each INSERT met a newer commit)", d)
+	}
+	c1.exec("DELETE FROM d.t WHERE id = 3")
+	c1.exec("INSERT INTO d.t VALUES (3, 5, 5)")
+	c1.exec("COMMIT")
+	if got := admin.one("SELECT GROUP_CONCAT(CONCAT(id, ':', n, ',', k) ORDER BY id) FROM d.t"); got != "1:1,1,2:0,2,3:5,5,4:1,1,10:0,10" {
+		t.Fatalf("rows = %s", got)
+	}
+	if got := admin.one("SELECT GROUP_CONCAT(id ORDER BY id) FROM d.t WHERE k IN (1, 3, 5)"); got != "1,3,4" {
+		t.Fatalf("index kk finds %s for k IN (1, 3, 5)", got)
+	}
+}

@@ -87,6 +87,13 @@ func (t *Txn) LockedKeys() int {
 // for_update_ts. A wait cycle is a *kv.DeadlockError. On any error the
 // locks this call took are released.
 func (t *Txn) LockKeys(ctx context.Context, o LockOptions, keys ...kv.Key) error {
+	return t.lockKeys(ctx, o, keys, nil)
+}
+
+// lockKeys is LockKeys; with values non-nil, the locks return the newest
+// committed value at for_update_ts of each key they lock (TiKV's
+// return_values), stored in values; a key without one is left out.
+func (t *Txn) lockKeys(ctx context.Context, o LockOptions, keys []kv.Key, values map[string][]byte) error {
 	if err := t.checkOpen(); err != nil {
 		return err
 	}
@@ -122,7 +129,7 @@ func (t *Txn) LockKeys(ctx context.Context, o LockOptions, keys ...kv.Key) error
 	if first {
 		t.pess.primary = append([]byte(nil), todo[0]...)
 	}
-	l := &lockCall{t: t, o: o, first: first, deadline: time.Now().Add(o.Wait)}
+	l := &lockCall{t: t, o: o, first: first, deadline: time.Now().Add(o.Wait), values: values}
 	bo := t.c.newBackoffer(ctx, locate.PrewriteMaxBackoff)
 	err = l.lock(bo, todo)
 	if err != nil {
@@ -161,6 +168,8 @@ type lockCall struct {
 	// locked (a request whose reply was lost): released on failure.
 	sent          [][]byte
 	primaryLocked bool
+	// values, when not nil, receives the value each lock returns.
+	values map[string][]byte
 }
 
 // lock locks keys region by region, the primary's region first and alone.
@@ -211,6 +220,7 @@ func (l *lockCall) lockGroup(bo *locate.Backoffer, g locate.KeyGroup) error {
 			// statements, or wait on a busy server, for more than LockTTL.
 			ForUpdateTs: l.o.ForUpdateTS, LockTtl: t.c.opts.ManagedLockTTL + uint64(time.Since(t.began).Milliseconds()),
 			IsFirstLock: l.first, WaitTimeout: waitMs, MinCommitTs: l.o.ForUpdateTS + 1,
+			ReturnValues: l.values != nil,
 		}
 		for _, k := range g.Keys {
 			req.Mutations = append(req.Mutations, &kvrpcpb.Mutation{Op: kvrpcpb.Op_PessimisticLock, Key: k})
@@ -232,7 +242,7 @@ func (l *lockCall) lockGroup(bo *locate.Backoffer, g locate.KeyGroup) error {
 		}
 		kerrs := resp.GetErrors()
 		if len(kerrs) == 0 {
-			return nil
+			return l.keepValues(req.Mutations, resp)
 		}
 		err = kerrs[0].Err()
 		var locked *kv.LockedError
@@ -251,6 +261,24 @@ func (l *lockCall) lockGroup(bo *locate.Backoffer, g locate.KeyGroup) error {
 			return fmt.Errorf("%w: %w", kv.ErrLockWaitTimeout, err)
 		}
 	}
+}
+
+// keepValues stores the values a successful lock request returned, one
+// per mutation.
+func (l *lockCall) keepValues(muts []*kvrpcpb.Mutation, resp *kvrpcpb.PessimisticLockResponse) error {
+	if l.values == nil {
+		return nil
+	}
+	vals, absent := resp.GetValues(), resp.GetNotFounds()
+	if len(vals) != len(muts) || len(absent) != len(muts) {
+		return fmt.Errorf("txnclient: a pessimistic lock of %d keys returned %d values and %d not-found flags", len(muts), len(vals), len(absent))
+	}
+	for i, m := range muts {
+		if !absent[i] {
+			l.values[string(m.Key)] = vals[i]
+		}
+	}
+	return nil
 }
 
 // pessimisticRollback releases the txn's pessimistic locks on keys taken

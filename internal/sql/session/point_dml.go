@@ -6,16 +6,19 @@ import (
 )
 
 // pointDML reports whether p is an UPDATE or DELETE whose every read is a
-// point get by primary key or unique index, on a table without foreign
-// keys in either direction (a check or a cascade would read more).
+// point get by primary key or unique index, or an INSERT or REPLACE of
+// VALUES (whose reads are point reads of the keys that decide
+// duplicates), on a table without foreign keys in either direction (a
+// check or a cascade would read more).
 //
 // In a pessimistic transaction such a statement locks every key it reads,
-// present or not (exec.Context.LockPointReads), and every key it writes.
-// So it may run at the transaction's current for_update_ts instead of a
-// new one from PD, as TiDB does (notNeedGetLatestTSFromPD): a write
-// committed since on any of those keys fails the lock with a
-// PessimisticRetry conflict, and the statement runs again at a fresh
-// for_update_ts; when the lock succeeds, nothing it read has changed.
+// present or not (exec.Context.LockPointReads; INSERT writes or checks
+// the keys it reads), and every key it writes. So it may run at the
+// transaction's current for_update_ts instead of a new one from PD, as
+// TiDB does (notNeedGetLatestTSFromPD): a write committed since on any of
+// those keys fails the lock with a PessimisticRetry conflict, and the
+// statement runs again at a fresh for_update_ts; when the lock succeeds,
+// nothing it read has changed.
 func pointDML(p planner.Plan) bool {
 	var is *catalog.InfoSchema
 	var t *catalog.TableInfo
@@ -24,6 +27,8 @@ func pointDML(p planner.Plan) bool {
 		is, t = d.InfoSchema, d.Table
 	case *planner.Delete:
 		is, t = d.InfoSchema, d.Table
+	case *planner.Insert:
+		return d.Select == nil && !hasFKs(d.InfoSchema, d.Table)
 	default:
 		return false
 	}

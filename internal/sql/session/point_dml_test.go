@@ -12,8 +12,9 @@ import (
 // Which statements skip a timestamp from PD: autocommit point reads of
 // one primary key (pointRead) and, in a pessimistic txn, UPDATE / DELETE
 // that read only through point gets on tables without foreign keys
-// (pointDML). Anything reading a range, through a join or a subquery,
-// or cascading does not.
+// (pointDML), and INSERT / REPLACE of VALUES. Anything reading a range,
+// through a join or a subquery, or checking or cascading a foreign key
+// does not.
 func TestPointStatements(t *testing.T) {
 	cat, _ := sqltest.NewCatalog(t)
 	sqltest.DDL(t, cat, `CREATE TABLE t (id INT PRIMARY KEY, u INT, k INT, c VARCHAR(10), UNIQUE KEY uu (u), KEY kk (k))
@@ -52,7 +53,12 @@ CREATE TABLE ch (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p (id
 		{"UPDATE t SET k = 1 WHERE id = 3 AND k IN (SELECT k FROM t WHERE id > 5)", false, false},
 		{"DELETE FROM p WHERE id = 3", false, false},
 		{"UPDATE ch SET pid = 2 WHERE id = 3", false, false},
-		{"INSERT INTO t VALUES (1, 1, 1, 'a')", false, false},
+		{"INSERT INTO t VALUES (1, 1, 1, 'a')", false, true},
+		{"INSERT INTO t VALUES (1, 1, 1, 'a') ON DUPLICATE KEY UPDATE k = k + 1", false, true},
+		{"REPLACE INTO t VALUES (1, 1, 1, 'a')", false, true},
+		{"INSERT INTO t SELECT id + 1, u, k, c FROM t WHERE id = 3", false, false},
+		{"INSERT INTO ch VALUES (1, 1)", false, false},
+		{"INSERT INTO p VALUES (1)", false, false},
 	} {
 		p := plan(tc.sql)
 		if got := pointRead(p); got != tc.read {
