@@ -55,6 +55,10 @@
 // statement at a newer for_update_ts. A wait cycle answers
 // kv.DeadlockError. Locks carry ManagedLockTTL plus the txn's age and are
 // kept alive by the ttlManager from the moment the primary is locked.
+// A statement that locks every key it reads may read through
+// LockingView instead (locking_view.go): a point read of a key neither
+// buffered nor locked yet is a KvPessimisticLock with return_values, the
+// lock and the current read in one round trip.
 // Commit prewrites the buffered writes (and Op_Lock for keys locked but
 // not written) with is_pessimistic_lock set for locked keys, so storage
 // requires those locks instead of checking for newer writes; Rollback,
