@@ -23,12 +23,15 @@ func (q *workQueue[T]) push(x T) {
 	}
 }
 
-// take moves every queued item into buf[:0] and returns it.
-func (q *workQueue[T]) take(buf []T) []T {
+// takeMore appends every queued item to buf and returns it.
+func (q *workQueue[T]) takeMore(buf []T) []T {
 	q.mu.Lock()
-	buf = append(buf[:0], q.items...)
+	buf = append(buf, q.items...)
 	clear(q.items)
 	q.items = q.items[:0]
 	q.mu.Unlock()
 	return buf
 }
+
+// take moves every queued item into buf[:0] and returns it.
+func (q *workQueue[T]) take(buf []T) []T { return q.takeMore(buf[:0]) }
