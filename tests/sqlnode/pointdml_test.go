@@ -6,6 +6,21 @@ import (
 	"testing"
 )
 
+// stmtRetries reads strata_sql_stmt_retries_total from the server's
+// status port.
+func stmtRetries(t *testing.T, statusAddr string) float64 {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^strata_sql_stmt_retries_total (\S+)$`).FindStringSubmatch(statusGet(t, statusAddr, "/metrics"))
+	if m == nil {
+		t.Fatal("/metrics lacks strata_sql_stmt_retries_total")
+	}
+	v, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 // TestPessimisticPointDMLForUpdateTS: a point UPDATE or DELETE in a
 // pessimistic transaction runs at the transaction's current for_update_ts
 // (no new timestamp from PD, as in TiDB); a row changed by a commit after
@@ -13,18 +28,6 @@ import (
 // for_update_ts: it sees the other commit, nothing is lost.
 func TestPessimisticPointDMLForUpdateTS(t *testing.T) {
 	n, statusAddr := startServerWithStatus(t)
-	retries := func() float64 {
-		t.Helper()
-		m := regexp.MustCompile(`(?m)^strata_sql_stmt_retries_total (\S+)$`).FindStringSubmatch(statusGet(t, statusAddr, "/metrics"))
-		if m == nil {
-			t.Fatal("/metrics lacks strata_sql_stmt_retries_total")
-		}
-		v, err := strconv.ParseFloat(m[1], 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
 	db := n.db("")
 	admin := newConn(t, db)
 	admin.exec("CREATE DATABASE d")
@@ -33,7 +36,7 @@ func TestPessimisticPointDMLForUpdateTS(t *testing.T) {
 	c1 := newConn(t, db)
 	c1.exec("BEGIN")
 	c1.exec("UPDATE d.t SET n = n + 1 WHERE id = 1")
-	before := retries()
+	before := stmtRetries(t, statusAddr)
 	admin.exec("UPDATE d.t SET n = n + 100, k = k + 100 WHERE id = 2")
 	c1.exec("UPDATE d.t SET n = n + 1, k = k + 1 WHERE id = 2")
 	admin.exec("DELETE FROM d.t WHERE id = 3")
@@ -49,7 +52,7 @@ func TestPessimisticPointDMLForUpdateTS(t *testing.T) {
 	// for_update_ts and does not run twice.
 	admin.exec("UPDATE d.t SET n = n + 10 WHERE id = 5")
 	c1.exec("UPDATE d.t SET n = n + 1 WHERE id >= 4")
-	if d := retries() - before; d != 2 {
+	if d := stmtRetries(t, statusAddr) - before; d != 2 {
 		t.Errorf("%v statement retries, want 2: each point statement reads at the txn's for_update_ts, "+
 			"and only those meeting a newer commit run again", d)
 	}
@@ -96,18 +99,6 @@ func TestPessimisticPointDMLStaleDuplicate(t *testing.T) {
 // InnoDB.
 func TestPessimisticPointDMLLocksAsItReads(t *testing.T) {
 	n, statusAddr := startServerWithStatus(t)
-	retries := func() float64 {
-		t.Helper()
-		m := regexp.MustCompile(`(?m)^strata_sql_stmt_retries_total (\S+)$`).FindStringSubmatch(statusGet(t, statusAddr, "/metrics"))
-		if m == nil {
-			t.Fatal("/metrics lacks strata_sql_stmt_retries_total")
-		}
-		v, err := strconv.ParseFloat(m[1], 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
 	db := n.db("")
 	admin := newConn(t, db)
 	admin.exec("CREATE DATABASE d")
@@ -129,14 +120,14 @@ func TestPessimisticPointDMLLocksAsItReads(t *testing.T) {
 		}
 	}
 	c2.exec("ROLLBACK")
-	before := retries()
+	before := stmtRetries(t, statusAddr)
 	admin.exec("INSERT INTO d.t VALUES (10, 0, 10)")
 	if err := c1.try("INSERT INTO d.t VALUES (10, 1, 1)"); mysqlErrno(err) != 1062 {
 		t.Fatalf("INSERT of a key committed after the txn's for_update_ts: %v, want 1062", err)
 	}
 	admin.exec("DELETE FROM d.t WHERE id = 4")
 	c1.exec("INSERT INTO d.t VALUES (4, 1, 1)")
-	if d := retries() - before; d != 2 {
+	if d := stmtRetries(t, statusAddr) - before; d != 2 {
 		t.Errorf("%v statement retries, want 2 (each INSERT met a newer commit)", d)
 	}
 	c1.exec("DELETE FROM d.t WHERE id = 3")

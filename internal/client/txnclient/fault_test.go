@@ -89,6 +89,24 @@ func (f *faultStore) KvCommit(ctx context.Context, req *kvrpcpb.CommitRequest) (
 	return resp, err
 }
 
+func (f *faultStore) KvGet(ctx context.Context, req *kvrpcpb.GetRequest) (*kvrpcpb.GetResponse, error) {
+	f.count("read")
+	return f.StoreAPI.KvGet(ctx, req)
+}
+
+func (f *faultStore) KvBatchGet(ctx context.Context, req *kvrpcpb.BatchGetRequest) (*kvrpcpb.BatchGetResponse, error) {
+	f.count("read")
+	return f.StoreAPI.KvBatchGet(ctx, req)
+}
+
+func (f *faultStore) KvPessimisticLock(ctx context.Context, req *kvrpcpb.PessimisticLockRequest) (*kvrpcpb.PessimisticLockResponse, error) {
+	f.count("lock")
+	for range req.Mutations {
+		f.count("locked key")
+	}
+	return f.StoreAPI.KvPessimisticLock(ctx, req)
+}
+
 func (f *faultStore) KvBatchRollback(ctx context.Context, req *kvrpcpb.BatchRollbackRequest) (*kvrpcpb.BatchRollbackResponse, error) {
 	f.count("rollback")
 	return f.StoreAPI.KvBatchRollback(ctx, req)

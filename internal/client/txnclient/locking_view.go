@@ -38,42 +38,27 @@ func (v *lockingView) Get(ctx context.Context, k kv.Key) ([]byte, error) {
 }
 
 func (v *lockingView) BatchGet(ctx context.Context, keys []kv.Key) (map[string][]byte, error) {
-	if err := v.checkOpen(); err != nil {
-		return nil, err
-	}
 	if v.pess == nil {
 		return nil, kv.InvalidArgumentf("a locking read in an optimistic transaction")
 	}
-	out := make(map[string][]byte, len(keys))
-	var lock []kv.Key
-	var read [][]byte
+	var lock, rest []kv.Key
 	for _, k := range keys {
-		if e, ok := v.buf.get(k); ok {
-			if !e.del {
-				out[string(k)] = e.value
-			}
-			continue
-		}
-		if _, ok := v.pess.locked[string(k)]; ok {
-			read = append(read, k)
-			continue
-		}
-		lock = append(lock, k)
-	}
-	if len(lock) > 0 {
-		if err := v.lockKeys(ctx, v.o, lock, out); err != nil {
-			return nil, err
+		_, buffered := v.buf.get(k)
+		_, held := v.pess.locked[string(k)]
+		if buffered || held {
+			rest = append(rest, k)
+		} else {
+			lock = append(lock, k)
 		}
 	}
-	if len(read) > 0 {
-		// Locked by this txn already: nobody else has written them since.
-		got, err := v.snap.batchGet(ctx, read)
-		if err != nil {
-			return nil, err
-		}
-		for k, val := range got {
-			out[k] = val
-		}
+	// Buffered keys from the buffer; keys this txn locked already are
+	// read (nobody else has written them since).
+	out, err := v.batchGetFrom(ctx, v.snap, rest)
+	if err != nil || len(lock) == 0 {
+		return out, err
+	}
+	if err := v.lockKeys(ctx, v.o, lock, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -1,65 +1,30 @@
 package txnclient
 
 import (
-	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/kv"
-	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 )
-
-// readCounter counts the point reads and lock requests reaching a store.
-type readCounter struct {
-	rpc.StoreAPI
-	mu                sync.Mutex
-	gets, locks, keys int // keys: keys locked, over every lock request
-}
-
-func (r *readCounter) KvGet(ctx context.Context, req *kvrpcpb.GetRequest) (*kvrpcpb.GetResponse, error) {
-	r.mu.Lock()
-	r.gets++
-	r.mu.Unlock()
-	return r.StoreAPI.KvGet(ctx, req)
-}
-
-func (r *readCounter) KvBatchGet(ctx context.Context, req *kvrpcpb.BatchGetRequest) (*kvrpcpb.BatchGetResponse, error) {
-	r.mu.Lock()
-	r.gets++
-	r.mu.Unlock()
-	return r.StoreAPI.KvBatchGet(ctx, req)
-}
-
-func (r *readCounter) KvPessimisticLock(ctx context.Context, req *kvrpcpb.PessimisticLockRequest) (*kvrpcpb.PessimisticLockResponse, error) {
-	r.mu.Lock()
-	r.locks++
-	r.keys += len(req.Mutations)
-	r.mu.Unlock()
-	return r.StoreAPI.KvPessimisticLock(ctx, req)
-}
-
-// counts returns and resets the counters.
-func (r *readCounter) counts() (gets, locks, keys int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	gets, locks, keys = r.gets, r.locks, r.keys
-	r.gets, r.locks, r.keys = 0, 0, 0
-	return gets, locks, keys
-}
 
 // A locking view's point read locks the key and returns its value in one
 // lock request, without a read: present keys, absent keys (locked too),
 // batches. Buffered keys are answered from the buffer and keys the txn
 // holds already are read, not locked again.
 func TestLockingViewReadsByLocking(t *testing.T) {
-	cl := newCluster(t)
-	rc := &readCounter{StoreAPI: cl.store}
-	c := cl.clientVia(rc, Options{})
+	cl, f, c := newFaulty(t, Options{})
 	put(t, c, "a", "1", "b", "2", "c", "3", "e", "")
-	rc.counts()
+	var seen [3]int
+	// counts returns the reads, lock requests and keys locked since the
+	// last call.
+	counts := func() (reads, locks, keys int) {
+		r, l, k := f.n("read"), f.n("lock"), f.n("locked key")
+		reads, locks, keys = r-seen[0], l-seen[1], k-seen[2]
+		seen = [3]int{r, l, k}
+		return reads, locks, keys
+	}
+	counts()
 
 	tx := pessimisticBegin(t, c)
 	ts, err := tx.ForUpdateTS(bgctx)
@@ -76,7 +41,7 @@ func TestLockingViewReadsByLocking(t *testing.T) {
 	if got := get(t, v, "x"); got != "<nil>" {
 		t.Fatalf("x = %s", got)
 	}
-	if gets, locks, _ := rc.counts(); gets != 0 || locks != 3 {
+	if gets, locks, _ := counts(); gets != 0 || locks != 3 {
 		t.Fatalf("three point reads: %d reads, %d lock requests; want 0, 3", gets, locks)
 	}
 	if n := tx.LockedKeys(); n != 3 {
@@ -94,7 +59,7 @@ func TestLockingViewReadsByLocking(t *testing.T) {
 	if len(got) != 4 || string(got["a"]) != "1" || string(got["b"]) != "2" || string(got["c"]) != "3" || string(got["d"]) != "4" {
 		t.Fatalf("batch = %q", got)
 	}
-	if gets, locks, keys := rc.counts(); gets != 1 || locks != 1 || keys != 2 {
+	if gets, locks, keys := counts(); gets != 1 || locks != 1 || keys != 2 {
 		t.Fatalf("batch: %d reads, %d lock requests of %d keys; want 1, 1 of 2", gets, locks, keys)
 	}
 

@@ -12,8 +12,8 @@ import (
 // check or a cascade would read more).
 //
 // In a pessimistic transaction such a statement locks every key it reads,
-// present or not (exec.Context.LockPointReads; INSERT writes or checks
-// the keys it reads), and every key it writes. So it may run at the
+// present or not, as it reads it (txnclient.LockingView), and every key
+// it writes. So it may run at the
 // transaction's current for_update_ts instead of a new one from PD, as
 // TiDB does (notNeedGetLatestTSFromPD): a write committed since on any of
 // those keys fails the lock with a PessimisticRetry conflict, and the

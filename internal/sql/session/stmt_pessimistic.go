@@ -29,22 +29,21 @@ type pessimisticStmt func(view kv.Transaction, forUpdateTS uint64) (keys []kv.Ke
 // transaction back (MySQL 1213); a lock wait timeout fails the statement
 // only (1205, innodb_rollback_on_timeout=OFF).
 //
-// pointOnly (see pointDML): the statement locks the rows it reads, so its
-// first run may read at the txn's current for_update_ts instead of a new
-// one; a newer commit on what it read makes it run again. So does an
-// error of that first run: a duplicate-key or value check may have read
-// a stale row it does not lock. Its reads also lock as they read
-// (txnclient.LockingView): the lock returns the row, so a row costs one
-// round trip instead of a read and then a lock, as in TiDB. Locks a
-// failed run took stay with the transaction, as InnoDB keeps the row
-// locks of a failed statement.
+// pointOnly (see pointDML): the statement locks every row it reads, as
+// it reads it (txnclient.LockingView): the lock returns the row, so a row
+// costs one round trip instead of a read and then a lock, as in TiDB. A
+// lock fails on a write committed after its for_update_ts, so what the
+// statement read is current whatever ts it ran at: its first run may use
+// the txn's current for_update_ts instead of a new one from PD, and a
+// newer commit on what it read makes it run again. Locks a failed run
+// took stay with the transaction, as InnoDB keeps the row locks of a
+// failed statement.
 func (s *Session) runPessimistic(ctx context.Context, txn *txnclient.Txn, pointOnly bool, run pessimisticStmt) error {
 	for attempt := 0; ; attempt++ {
 		forUpdateTS, err := txn.ForUpdateTS(ctx)
 		if err != nil {
 			return err
 		}
-		reused := attempt == 0 && pointOnly && txn.LockedKeys() > 0
 		if attempt > 0 || (txn.LockedKeys() > 0 && !pointOnly) {
 			// The first statement may read at start_ts: nothing it could
 			// lock has been read at another ts yet.
@@ -55,17 +54,17 @@ func (s *Session) runPessimistic(ctx context.Context, txn *txnclient.Txn, pointO
 			forUpdateTS = ts
 		}
 		lo := txnclient.LockOptions{ForUpdateTS: forUpdateTS, Wait: s.vars.LockWaitTimeout()}
-		view := txn.ForUpdateView(forUpdateTS)
+		var view kv.Transaction
 		if pointOnly {
 			view = txn.LockingView(lo)
+		} else {
+			view = txn.ForUpdateView(forUpdateTS)
 		}
 		keys, keep, err := run(view, forUpdateTS)
 		if err == nil {
 			if err = txn.LockKeys(ctx, lo, keys...); err == nil {
 				return keep()
 			}
-		} else if reused && ctx.Err() == nil && !lockFailure(err) {
-			continue
 		}
 		var wc *kv.WriteConflictError
 		switch {
@@ -77,12 +76,4 @@ func (s *Session) runPessimistic(ctx context.Context, txn *txnclient.Txn, pointO
 		}
 		return err
 	}
-}
-
-// lockFailure reports whether err is a lock's own failure: a write
-// conflict, a deadlock or a lock wait timeout, which runPessimistic
-// answers the same whether it came from a locking read or the final lock.
-func lockFailure(err error) bool {
-	var wc *kv.WriteConflictError
-	return errors.As(err, &wc) || errors.Is(err, kv.ErrDeadlock) || errors.Is(err, kv.ErrLockWaitTimeout)
 }

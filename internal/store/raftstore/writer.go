@@ -136,8 +136,8 @@ func (w *raftWriter) run() {
 		// loops finishing rounds, requests about to propose) run first,
 		// so that the rounds they queue share this write's fsync. Each
 		// fsync costs CPU as well as time (on a 2-core virtual machine,
-		// about 0.1 ms of it): under load this writes about a fifth
-		// fewer times per entry and leaves that CPU to the requests.
+		// about 0.1 ms of it): under 16-thread sysbench writes this made
+		// 11-15% fewer fsyncs per transaction.
 		runtime.Gosched()
 		jobs = w.jobs.takeMore(jobs)
 		if !w.write(jobs) {
