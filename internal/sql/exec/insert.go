@@ -54,6 +54,9 @@ func (e *insert) Next(ctx context.Context, chk *chunk.Chunk) error {
 				continue
 			}
 			d, err := x.Eval(e.ectx.Eval, chunk.Row{})
+			if err == nil {
+				err = e.ectx.strictErr()
+			}
 			if err != nil {
 				return err
 			}
@@ -327,6 +330,8 @@ func (e *insert) onDuplicate(ctx context.Context, t *catalog.TableInfo, handle i
 		if a.Expr == nil {
 			d, _ = c.GetDefault(e.ectx.Now)
 		} else if d, err = a.Expr.Eval(e.ectx.Eval, r); err != nil {
+			return err
+		} else if err = e.ectx.strictErr(); err != nil {
 			return err
 		}
 		if upd[a.Col], err = castValue(e.ectx, c, d, e.rowNum); err != nil {

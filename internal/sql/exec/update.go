@@ -87,6 +87,9 @@ func (e *update) Next(ctx context.Context, chk *chunk.Chunk) error {
 						src = scratch.GetRow(0)
 					}
 					v, err := a.Expr.Eval(e.ectx.Eval, src)
+					if err == nil {
+						err = e.ectx.strictErr()
+					}
 					if err != nil {
 						return err
 					}

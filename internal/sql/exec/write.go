@@ -7,6 +7,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 	"github.com/strata-db/strata/internal/types"
 )
@@ -206,4 +207,15 @@ func rowsEqual(a, b []types.Datum) bool {
 		}
 	}
 	return true
+}
+
+// strictErr is the warning a strict data-changing statement turned into
+// its error (its Eval is an expr.StrictContext), or nil: the writers check
+// it after evaluating a row's values, so that the statement fails on that
+// row before converting them.
+func (c *Context) strictErr() error {
+	if sc, ok := c.Eval.(*expr.StrictContext); ok {
+		return sc.Err()
+	}
+	return nil
 }

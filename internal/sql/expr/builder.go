@@ -182,13 +182,52 @@ func (b *builder) newFunc(name string, args []Expression, ft *types.FieldType, f
 			return sf
 		}
 	}
-	d, err := sf.Eval(b.ctx, chunk.Row{})
-	if err != nil {
+	fc := foldCtx{EvalContext: b.ctx}
+	d, err := sf.Eval(&fc, chunk.Row{})
+	if err != nil || fc.failsStrictDML() {
 		// Leave the error to evaluation: a branch not taken never raises
-		// it.
+		// it, and a strict data-changing statement fails at every
+		// execution, of a cached plan too.
 		return sf
 	}
+	for _, w := range fc.warnings {
+		b.ctx.AppendWarning(w)
+	}
 	return &Constant{Value: d.Clone(), Ft: ft, ParamIndex: -1}
+}
+
+// StrictDMLContext is implemented by the context of a statement that
+// Build may learn is data-changing under a strict sql_mode without IGNORE
+// (StrictContext): a call whose fold raises a warning that such a
+// statement fails with is then left to evaluation.
+type StrictDMLContext interface {
+	StrictDML() bool
+}
+
+// foldCtx is the context of a fold: it keeps the warnings, which reach
+// the statement only if the call is folded.
+type foldCtx struct {
+	EvalContext
+	warnings []error
+}
+
+// AppendWarning implements EvalContext.
+func (c *foldCtx) AppendWarning(err error) { c.warnings = append(c.warnings, err) }
+
+// failsStrictDML reports whether a kept warning is the error of a strict
+// data-changing statement.
+func (c *foldCtx) failsStrictDML() bool {
+	s, ok := c.EvalContext.(StrictDMLContext)
+	if !ok || len(c.warnings) == 0 || !s.StrictDML() {
+		return false
+	}
+	sc := StrictContext{EvalContext: c.EvalContext}
+	for _, w := range c.warnings {
+		if sc.promotes(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // volatileFn is implemented by the builtins whose value depends on more

@@ -33,7 +33,9 @@
 // class and collation, target type, compiled LIKE pattern) and reads its
 // arguments from the ScalarFunction, so the planner may rewrite Args
 // (WithArgs, Transform) without rebuilding. Build folds deterministic
-// functions whose arguments are all literals into Constants; parameters,
+// functions whose arguments are all literals into Constants, unless the
+// fold fails or raises a warning that fails the statement (1/0 in a
+// strict INSERT: StrictDMLContext), left to each execution; parameters,
 // NOW(), variables and the session functions are never folded, so a built
 // expression can be cached with its plan (a param-backed Constant is typed
 // by the value it had at build: cache per parameter kinds).

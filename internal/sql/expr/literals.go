@@ -6,6 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	ptypes "github.com/pingcap/tidb/pkg/parser/types"
+	"github.com/strata-db/strata/internal/chunk"
 	"github.com/strata-db/strata/internal/sql/sqlerr"
 )
 
@@ -46,7 +47,16 @@ func (b *builder) temporalLiteral(n *ast.FuncCallExpr) (Expression, bool, error)
 	if err != nil {
 		return nil, true, err
 	}
-	// The literal must be a valid value of its type.
+	// The literal must be a valid value of its type. A cast whose warning
+	// fails a strict DML statement is left unfolded (newFunc): fold the
+	// literal here.
+	if sf, isFunc := e.(*ScalarFunction); isFunc {
+		d, err := sf.Eval(b.ctx, chunk.Row{})
+		if err != nil {
+			return nil, true, err
+		}
+		e = &Constant{Value: d.Clone(), Ft: sf.Ft, ParamIndex: -1}
+	}
 	if c, isConst := e.(*Constant); isConst && c.Value.IsNull() {
 		return nil, true, sqlerr.New(mysql.ErrWrongValue, what, s)
 	}

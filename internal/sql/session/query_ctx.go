@@ -19,7 +19,13 @@ type queryCtx struct {
 	is     *catalog.InfoSchema
 	params []types.Datum
 	now    time.Time
+	// strictDML: the statement changes data under a strict sql_mode
+	// without IGNORE (expr.StrictDMLContext).
+	strictDML bool
 }
+
+// StrictDML implements expr.StrictDMLContext.
+func (q *queryCtx) StrictDML() bool { return q.strictDML }
 
 func (s *Session) newQueryCtx(params []types.Datum) *queryCtx {
 	return &queryCtx{s: s, is: s.d.catalog.InfoSchema(), params: params, now: time.Now()}
