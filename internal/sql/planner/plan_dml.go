@@ -58,8 +58,10 @@ func (p *Update) Children() []Plan { return []Plan{p.Child} }
 
 // Delete removes the rows Child returns.
 type Delete struct {
-	Table      *catalog.TableInfo
-	Child      Plan
+	Table *catalog.TableInfo
+	Child Plan
+	// Ignore: DELETE IGNORE (errors of a strict sql_mode stay warnings).
+	Ignore     bool
 	InfoSchema *catalog.InfoSchema // as Insert.InfoSchema
 }
 

@@ -27,13 +27,15 @@ func strictDML(ec *exec.Context, p planner.Plan) func() error {
 	return sc.Err
 }
 
-// dmlIgnores reports whether p is INSERT IGNORE or UPDATE IGNORE (also
-// as a target of a multi-table UPDATE), whose bad values stay warnings.
+// dmlIgnores reports whether p is INSERT, UPDATE or DELETE IGNORE (also
+// multi-table), whose bad values stay warnings.
 func dmlIgnores(p planner.Plan) bool {
 	switch p := p.(type) {
 	case *planner.Insert:
 		return p.Ignore
 	case *planner.Update:
+		return p.Ignore
+	case *planner.Delete:
 		return p.Ignore
 	case *planner.MultiDML:
 		for _, t := range p.Targets {
