@@ -55,7 +55,7 @@ func (b *builder) temporalLiteral(n *ast.FuncCallExpr) (Expression, bool, error)
 		if err != nil {
 			return nil, true, err
 		}
-		e = &Constant{Value: d.Clone(), Ft: sf.Ft, ParamIndex: -1}
+		e = NewConstant(d.Clone(), sf.Ft)
 	}
 	if c, isConst := e.(*Constant); isConst && c.Value.IsNull() {
 		return nil, true, sqlerr.New(mysql.ErrWrongValue, what, s)

@@ -174,5 +174,5 @@ func buildDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Delete{Table: src.Table, Child: child, Ignore: st.IgnoreErr, InfoSchema: ctx.InfoSchema()}, nil
+	return &Delete{Table: src.Table, Child: child, InfoSchema: ctx.InfoSchema()}, nil
 }

@@ -105,7 +105,7 @@ func buildMultiDelete(ctx Context, st *ast.DeleteStmt) (Plan, error) {
 		if !ok {
 			return nil, sqlerr.New(mysql.ErrUnknownTable, tn.Name.O, "MULTI DELETE")
 		}
-		out.Targets = append(out.Targets, &Delete{Table: t.src.Table, Child: targetRows(mat, t, false), Ignore: st.IgnoreErr, InfoSchema: ctx.InfoSchema()})
+		out.Targets = append(out.Targets, &Delete{Table: t.src.Table, Child: targetRows(mat, t, false), InfoSchema: ctx.InfoSchema()})
 	}
 	return out, nil
 }

@@ -58,10 +58,8 @@ func (p *Update) Children() []Plan { return []Plan{p.Child} }
 
 // Delete removes the rows Child returns.
 type Delete struct {
-	Table *catalog.TableInfo
-	Child Plan
-	// Ignore: DELETE IGNORE (errors of a strict sql_mode stay warnings).
-	Ignore     bool
+	Table      *catalog.TableInfo
+	Child      Plan
 	InfoSchema *catalog.InfoSchema // as Insert.InfoSchema
 }
 

@@ -18,8 +18,8 @@ import (
 // execQuery runs SELECT with FROM, INSERT, REPLACE, UPDATE, DELETE and
 // EXPLAIN through the planner and the executors.
 func (s *Session) execQuery(ctx context.Context, stmt ast.StmtNode) (server.Result, error) {
-	q := s.newQueryCtx(nil)
-	p, err := planner.Build(q.forStmt(stmt), stmt)
+	q := s.newQueryCtx(nil).forStmt(stmt)
+	p, err := planner.Build(q, stmt)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 			}
 			ectx = ec
 			ec.LockPointReads = true
-			if err := runDML(ctx, e, ec, p); err != nil {
+			if err := runDML(ctx, e, ec, q); err != nil {
 				return nil, nil, err
 			}
 			return append(staged.KeysToLock(), ec.LockKeys...), staged.Flush, nil
@@ -106,7 +106,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 		// An autocommit INSERT leaves its duplicate-key check to the
 		// prewrite, which its commit runs before the statement ends.
 		ec.PresumeNotExists = staged == nil
-		if err := runDML(ctx, e, ec, p); err != nil || staged == nil {
+		if err := runDML(ctx, e, ec, q); err != nil || staged == nil {
 			return err
 		}
 		return staged.Flush()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/strata-db/strata/internal/sql/catalog"
+	"github.com/strata-db/strata/internal/sql/expr"
 	"github.com/strata-db/strata/internal/sql/session/sysvar"
 	"github.com/strata-db/strata/internal/sql/statistics"
 	"github.com/strata-db/strata/internal/types"
@@ -20,8 +21,10 @@ type queryCtx struct {
 	params []types.Datum
 	now    time.Time
 	// strictDML: the statement changes data under a strict sql_mode
-	// without IGNORE (expr.StrictDMLContext).
+	// without IGNORE (forStmt); strict is the context it then runs in
+	// (runDML).
 	strictDML bool
+	strict    expr.StrictContext
 }
 
 // StrictDML implements expr.StrictDMLContext.

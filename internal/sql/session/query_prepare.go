@@ -96,11 +96,11 @@ func (s *Session) runPrepared(ctx context.Context, ps *prepared, params []types.
 	if !ps.planned() {
 		return s.execStmt(ctx, ps.stmt)
 	}
-	q := s.newQueryCtx(params)
+	q := s.newQueryCtx(params).forStmt(ps.stmt)
 	p := ps.plan
 	if p == nil || ps.schemaVer != q.is.Version() || !sameKinds(ps.kinds, params) || !s.planCacheOn() {
 		var err error
-		if p, err = planner.Build(q.forStmt(ps.stmt), ps.stmt); err != nil {
+		if p, err = planner.Build(q, ps.stmt); err != nil {
 			return nil, err
 		}
 		ps.plan, ps.schemaVer = p, q.is.Version()
