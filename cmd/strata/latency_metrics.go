@@ -4,6 +4,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/strata-db/strata/internal/store/raftstore"
+	"github.com/strata-db/strata/internal/store/txn"
 )
 
 // latencyBuckets run from 50 µs, doubling, to about 26 s.
@@ -48,6 +49,14 @@ func (l *kvLatency) raft() raftstore.Latency {
 
 func (l *kvLatency) collectors() []prometheus.Collector {
 	return []prometheus.Collector{l.requests, l.latch, l.appendLog, l.commitLog, l.apply}
+}
+
+// lockWaitersGauge is the number of pessimistic lock requests of storage
+// waiting for another transaction's lock.
+func lockWaitersGauge(storage *txn.Storage) prometheus.Collector {
+	return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "strata_lock_manager_waiters",
+		Help: "Pessimistic lock requests waiting for another transaction's lock."},
+		func() float64 { return float64(storage.LockWaiters()) })
 }
 
 // clientLatency are the SQL layer's storage client series (TiDB's

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -95,6 +97,25 @@ func waitRunning(t *testing.T, admin *conn, text string) {
 	t.Fatalf("no running statement contains %q", text)
 }
 
+// waitLockWaiters returns once storage reports at least n pessimistic
+// lock requests waiting (strata_lock_manager_waiters on the status port).
+func waitLockWaiters(t *testing.T, statusAddr string, n float64) {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^strata_lock_manager_waiters (\S+)$`)
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		m := re.FindStringSubmatch(statusGet(t, statusAddr, "/metrics"))
+		if m == nil {
+			t.Fatal("/metrics lacks strata_lock_manager_waiters")
+		}
+		if v, err := strconv.ParseFloat(m[1], 64); err == nil && v >= n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond) // polling interval, not synchronisation
+	}
+	t.Fatalf("fewer than %v lock waiters after 30s", n)
+}
+
 func mysqlErrno(err error) uint16 {
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
@@ -110,7 +131,7 @@ func mysqlErrno(err error) uint16 {
 // deadlock (the victim's transaction rolled back); a wait longer than
 // innodb_lock_wait_timeout is 1205 and fails only the statement.
 func TestPessimisticTransactions(t *testing.T) {
-	n := startServer(t)
+	n, statusAddr := startServerWithStatus(t)
 	db := n.db("")
 	admin := newConn(t, db)
 	admin.exec("CREATE DATABASE d")
@@ -157,6 +178,9 @@ func TestPessimisticTransactions(t *testing.T) {
 	c1.exec("UPDATE d.t SET n = 10 WHERE id = 1")
 	c2.exec("UPDATE d.t SET n = 20 WHERE id = 2")
 	waiting := c1.blocked(admin, "UPDATE d.t SET n = 10 WHERE id = 2 /* c1 waits */")
+	// Running is not yet waiting: close the cycle once storage holds
+	// c1's wait, so that c2's request is the one that closes it.
+	waitLockWaiters(t, statusAddr, 1)
 	if err := c2.try("UPDATE d.t SET n = 20 WHERE id = 1"); mysqlErrno(err) != 1213 {
 		t.Fatalf("closing the cycle: %v, want 1213", err)
 	}

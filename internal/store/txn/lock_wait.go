@@ -143,3 +143,7 @@ func (w *lockWaiters) wake(b *engine.Batch) {
 		}
 	}
 }
+
+// LockWaiters returns how many pessimistic lock requests wait for another
+// txn's lock now (TiKV's lock manager waiters).
+func (s *Storage) LockWaiters() int64 { return s.waiters.n.Load() }
