@@ -4,14 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/strata-db/strata/tests/testproc"
 )
 
 // conn is one client connection (one session) of the test.
@@ -101,14 +101,10 @@ func waitRunning(t *testing.T, admin *conn, text string) {
 // lock requests waiting (strata_lock_manager_waiters on the status port).
 func waitLockWaiters(t *testing.T, statusAddr string, n float64) {
 	t.Helper()
-	re := regexp.MustCompile(`(?m)^strata_lock_manager_waiters (\S+)$`)
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		m := re.FindStringSubmatch(statusGet(t, statusAddr, "/metrics"))
-		if m == nil {
-			t.Fatal("/metrics lacks strata_lock_manager_waiters")
-		}
-		if v, err := strconv.ParseFloat(m[1], 64); err == nil && v >= n {
+		m := testproc.Metrics(t, statusAddr)
+		if testproc.MetricValue(t, m, "strata_lock_manager_waiters") >= n {
 			return
 		}
 		time.Sleep(10 * time.Millisecond) // polling interval, not synchronisation
