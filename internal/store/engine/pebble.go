@@ -17,6 +17,9 @@ type Options struct {
 	FS vfs.FS
 	// CacheSize is the block cache size in bytes; 0 means 64 MiB.
 	CacheSize int64
+	// MemTableSize is the size of one memtable in bytes; 0 means
+	// DefaultMemTableSize.
+	MemTableSize int64
 	// Logger receives Pebble's log messages; nil means Pebble's default
 	// (stderr).
 	Logger pebble.Logger
@@ -33,6 +36,18 @@ type Options struct {
 	ImmediateSuccessor func(dst, prefix []byte) []byte
 }
 
+// DefaultMemTableSize is the memtable size of an engine. Under sysbench's
+// hot rows a key gathers tens of versions in a large memtable, and every
+// read pays for them there: a scan leaving a key's versions takes a
+// skiplist seek from the top (arenaskl's NextPrefix steps five times,
+// then seeks), where a table's NextPrefix stays in its block and its
+// bloom filter spares point reads. Small memtables move the versions to
+// tables sooner. Against 32MiB: BenchmarkHotBand (mvcc), a 100-row scan
+// of the hot band 660 → 90-110 µs and a hot point read 7.2 → 1.5 µs (4MiB
+// measures as 8MiB); sysbench oltp_read_write on a playground +12%
+// (median of three alternated rounds), with 12% less CPU per query.
+const DefaultMemTableSize = 8 << 20
+
 // Pebble is an Engine over a Pebble v2 database.
 type Pebble struct {
 	db          *pebble.DB
@@ -48,10 +63,14 @@ func Open(dir string, o Options) (*Pebble, error) {
 	if cacheSize <= 0 {
 		cacheSize = 64 << 20
 	}
+	memTable := o.MemTableSize
+	if memTable <= 0 {
+		memTable = DefaultMemTableSize
+	}
 	opts := &pebble.Options{
 		FS:                          o.FS,
 		CacheSize:                   cacheSize,
-		MemTableSize:                32 << 20,
+		MemTableSize:                uint64(memTable),
 		MemTableStopWritesThreshold: 4,
 		L0CompactionThreshold:       4,
 		L0StopWritesThreshold:       24,
