@@ -19,12 +19,14 @@ import (
 const (
 	hotBandKeys    = 100_000
 	hotBandUpdates = 100_000
-	hotBandValue   = 180 // a sysbench row, inlined in its write record
+	hotBandValue   = 180               // a sysbench row, inlined in its write record
+	hotBandFirst   = hotBandKeys / 2   // the first hot key
+	hotBandWidth   = hotBandKeys / 100 // the number of hot keys
 )
 
 // hotBandEngine opens an engine with the given memtable size in b's temp
-// dir and loads the dataset; it returns the engine and the first hot key.
-func hotBandEngine(b *testing.B, memTable int64) (*engine.Pebble, int) {
+// dir and loads the dataset.
+func hotBandEngine(b *testing.B, memTable int64) *engine.Pebble {
 	e, err := engine.Open(b.TempDir(), WithKeySplit(engine.Options{Logger: quietLogger{}, CacheSize: 256 << 20, MemTableSize: memTable}))
 	if err != nil {
 		b.Fatal(err)
@@ -51,12 +53,11 @@ func hotBandEngine(b *testing.B, memTable int64) (*engine.Pebble, int) {
 	if err := db.Compact(context.Background(), []byte{0}, []byte{0xff}, true); err != nil {
 		b.Fatal(err)
 	}
-	hot, band := hotBandKeys/2, hotBandKeys/100
 	rng := rand.New(rand.NewSource(1))
 	for u := 0; u < hotBandUpdates; u++ {
 		i := rng.Intn(hotBandKeys)
 		if rng.Intn(4) != 0 {
-			i = hot + rng.Intn(band)
+			i = hotBandFirst + rng.Intn(hotBandWidth)
 		}
 		batch := db.NewBatch()
 		put(batch, i, uint64(20+u))
@@ -66,10 +67,10 @@ func hotBandEngine(b *testing.B, memTable int64) (*engine.Pebble, int) {
 	}
 	// Let the flushes and compactions the load started finish, so that
 	// they do not run during the timed loop.
-	for db.Metrics().Compact.NumInProgress > 0 || db.Metrics().Flush.NumInProgress > 0 {
-		time.Sleep(10 * time.Millisecond)
+	for m := db.Metrics(); m.Compact.NumInProgress > 0 || m.Flush.NumInProgress > 0; m = db.Metrics() {
+		time.Sleep(10 * time.Millisecond) // polling interval
 	}
-	return e, hot
+	return e
 }
 
 // BenchmarkHotBand: a 100-row scan starting in the hot band and a point
@@ -80,8 +81,7 @@ func hotBandEngine(b *testing.B, memTable int64) (*engine.Pebble, int) {
 func BenchmarkHotBand(b *testing.B) {
 	for _, mt := range []int64{4 << 20, 8 << 20, 32 << 20} {
 		b.Run(fmt.Sprintf("memtable=%dMiB", mt>>20), func(b *testing.B) {
-			e, hot := hotBandEngine(b, mt)
-			band := hotBandKeys / 100
+			e := hotBandEngine(b, mt)
 			snap, err := e.Snapshot(context.Background())
 			if err != nil {
 				b.Fatal(err)
@@ -93,7 +93,7 @@ func BenchmarkHotBand(b *testing.B) {
 				var start, end []byte
 				b.ReportAllocs()
 				for i := 0; b.Loop(); i++ {
-					first := hot + (i*7919)%band
+					first := hotBandFirst + (i*7919)%hotBandWidth
 					start = appendBenchKey(start[:0], first)
 					end = appendBenchKey(end[:0], first+scanRows)
 					pairs, err := r.Scan(start, end, scanRows, versionsNewTS, false, nil)
@@ -108,7 +108,7 @@ func BenchmarkHotBand(b *testing.B) {
 				var key []byte
 				b.ReportAllocs()
 				for i := 0; b.Loop(); i++ {
-					key = appendBenchKey(key[:0], hot+(i*7919)%band)
+					key = appendBenchKey(key[:0], hotBandFirst+(i*7919)%hotBandWidth)
 					if _, found, err := r.Get(key, versionsNewTS, &ReadOptions{SkipLockCheck: true}); err != nil || !found {
 						b.Fatal(found, err)
 					}
