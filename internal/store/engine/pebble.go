@@ -44,7 +44,7 @@ type Options struct {
 // bloom filter spares point reads. Small memtables move the versions to
 // tables sooner. Against 32MiB: BenchmarkHotBand (mvcc), a 100-row scan
 // of the hot band 660 → 90-110 µs and a hot point read 7.2 → 1.5 µs (4MiB
-// measures as 8MiB); sysbench oltp_read_write on a playground +13%
+// measures as 8MiB); sysbench oltp_read_write on a playground +17%
 // (medians of alternated rounds), with 12% less CPU per query. The price
 // is bulk load: more flushes and L0 compactions, sysbench prepare +23%.
 const DefaultMemTableSize = 8 << 20
