@@ -59,6 +59,26 @@ func lockWaitersGauge(storage *txn.Storage) prometheus.Collector {
 		func() float64 { return float64(storage.LockWaiters()) })
 }
 
+// newestWritesMetrics are the counts of storage's newest-write record.
+func newestWritesMetrics(storage *txn.Storage) []prometheus.Collector {
+	counter := func(name, help, result string, f func(txn.NewestWritesStats) uint64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help,
+			ConstLabels: prometheus.Labels{"result": result}},
+			func() float64 { return float64(f(storage.NewestWritesStats())) })
+	}
+	const lookups = "Point reads and newer-version checks of storage's newest-write record: answered (hit) or sought in the engine (miss)."
+	const offers = "Seek answers offered to storage's newest-write record: taken, or refused because a write may have raced them."
+	return []prometheus.Collector{
+		counter("strata_newest_writes_lookups_total", lookups, "hit", func(s txn.NewestWritesStats) uint64 { return s.Hits }),
+		counter("strata_newest_writes_lookups_total", lookups, "miss", func(s txn.NewestWritesStats) uint64 { return s.Misses }),
+		counter("strata_newest_writes_offers_total", offers, "taken", func(s txn.NewestWritesStats) uint64 { return s.Taken }),
+		counter("strata_newest_writes_offers_total", offers, "refused", func(s txn.NewestWritesStats) uint64 { return s.Refused }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "strata_newest_writes_bytes",
+			Help: "Memory held by storage's newest-write record."},
+			func() float64 { return float64(storage.NewestWritesStats().Bytes) }),
+	}
+}
+
 // clientLatency are the SQL layer's storage client series (TiDB's
 // tidb_tikvclient_request_seconds, and the wait for timestamps).
 type clientLatency struct {

@@ -57,11 +57,7 @@ func AcquirePessimisticLock(t *Txn, r *Reader, p *PessimisticLockParams, key []b
 		return nil, false, err
 	}
 	if shouldNotExist || returnValue {
-		it, err := r.keyWriteIter(key)
-		if err != nil {
-			return nil, false, err
-		}
-		value, found, err = r.visibleValue(it, key, forUpdateTS, false)
+		value, found, err = r.valueAt(key, forUpdateTS)
 		if err != nil {
 			return nil, false, err
 		}

@@ -67,6 +67,11 @@ type Reader struct {
 	// arena, during a scan, holds the copies of the keys and values the
 	// scan returns.
 	arena *arena
+	// newest, when set, answers newest-record lookups and point reads of
+	// the keys it knows (SetNewestWrites); newestToken goes with it.
+	newest      NewestWrites
+	newestToken uint64
+	newestBuf   []byte // write prefix scratch
 }
 
 // clone copies a value the Reader returns out of iterator memory.
@@ -191,6 +196,17 @@ func (r *Reader) Get(key []byte, ts uint64, o *ReadOptions) (value []byte, found
 				return r.lockValue(key, l, false)
 			}
 			return nil, false, &kv.LockedError{Lock: l.Info(bytes.Clone(key))}
+		}
+	}
+	return r.valueAt(key, ts)
+}
+
+// valueAt returns key's value visible at ts, locks aside: from the newest
+// write record when r.newest knows it and it decides, else by a seek.
+func (r *Reader) valueAt(key []byte, ts uint64) ([]byte, bool, error) {
+	if r.newest != nil {
+		if v, found, decided, err := r.newestVisible(key, ts); decided || err != nil {
+			return v, found, err
 		}
 	}
 	it, err := r.keyWriteIter(key)
@@ -402,6 +418,14 @@ func (r *Reader) FindCommitRecord(key []byte, startTS uint64) (commitTS uint64, 
 // newestWrite returns key's newest write record of any type and its
 // commit ts; w == nil when the key has none.
 func (r *Reader) newestWrite(key []byte) (commitTS uint64, w *Write, err error) {
+	if r.newest != nil {
+		return r.newestWriteCached(key)
+	}
+	return r.seekNewestWrite(key)
+}
+
+// seekNewestWrite is newestWrite by a seek of the snapshot.
+func (r *Reader) seekNewestWrite(key []byte) (commitTS uint64, w *Write, err error) {
 	it, err := r.keyWriteIter(key)
 	if err != nil {
 		return 0, nil, err

@@ -92,6 +92,9 @@ func newApplyBatch(s *Store) *applyBatch {
 
 // flush commits what is batched and releases its waiters.
 func (ab *applyBatch) flush(sync bool) {
+	if ab.ops.Len() > 0 && ab.s.observer != nil {
+		ab.s.observer.BeforeApply(&ab.ops)
+	}
 	if !ab.wb.Empty() {
 		opts := pebble.NoSync
 		if sync {

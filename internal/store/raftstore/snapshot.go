@@ -229,6 +229,10 @@ func (p *peer) applySnapshot(snap *raftpb.Snapshot) error {
 
 // installSnapshot writes a snapshot into kvdb. Apply worker.
 func (p *peer) installSnapshot(region *kvrpcpb.Region, md *raftpb.SnapshotMetadata, payload []byte) error {
+	if o := p.s.observer; o != nil {
+		o.DataReplacing()
+		defer o.DataReplaced()
+	}
 	wb := p.s.kvdb.NewBatch()
 	defer wb.Close()
 	old := p.ap.region
@@ -297,6 +301,10 @@ func (s *Store) destroyPeer(p *peer, region *kvrpcpb.Region) {
 	wasInit := p.initialized.Load()
 	s.removePeer(p)
 	b, _ := proto.Marshal(&raftserverpb.RegionLocalState{State: raftserverpb.PeerState_Tombstone, Region: region})
+	if o := s.observer; o != nil {
+		o.DataReplacing()
+		defer o.DataReplaced()
+	}
 	wb := s.kvdb.NewBatch()
 	_ = wb.Set(regionStateKey(p.regionID), b, nil)
 	_ = wb.Delete(applyStateKey(p.regionID), nil)

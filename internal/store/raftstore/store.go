@@ -43,8 +43,16 @@ type PD interface {
 // that in-memory indexes over kvdb (the lock index of store/txn) stay
 // exact when a follower becomes leader.
 type ApplyObserver interface {
+	// BeforeApply is called before the batch's data ops are written to
+	// kvdb, Applied after they are in it.
+	BeforeApply(b *engine.Batch)
 	// Applied is called after the batch's data ops are in kvdb.
 	Applied(b *engine.Batch)
+	// DataReplacing is called before a snapshot's install or a peer's
+	// destroy rewrites a range of kvdb, DataReplaced after it, whether
+	// the rewrite was written or failed.
+	DataReplacing()
+	DataReplaced()
 	// RangeReset is called after a snapshot replaced the user keys in
 	// [start, end) (empty end: unbounded).
 	RangeReset(start, end []byte)

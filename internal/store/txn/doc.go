@@ -33,6 +33,18 @@
 //     command writes is split in two: lock puts and deletes of memory
 //     locks change the table, the rest goes through raft, refused if the
 //     term moved since the request was routed.
+//   - The newest-write record (newest_writes.go): for recently read keys,
+//     the newest write record kvdb holds, consulted by mvcc.Reader
+//     (mvcc.NewestWrites) for point reads and the newer-version checks of
+//     prewrites and pessimistic locks, which then cost a map lookup
+//     instead of a seek through every level holding a version. Entries
+//     come only from seeks of a snapshot; every engine write of a write
+//     record (the command's own, and each raft apply on every replica
+//     through the apply observer) marks its keys pending before it lands
+//     and updates their entries after, and a seek's answer is refused if
+//     a write ended since the reader's token (taken before its snapshot)
+//     or is touching the key. A raft snapshot's install or a peer's
+//     destroy forgets everything.
 //
 // # Invariants
 //
@@ -44,6 +56,9 @@
 //     command commits in that term or not at all. A txn whose lock was
 //     lost with its leader fails at prewrite if the key was written since
 //     it began (the amend check), as after a lock lost in a crash.
+//   - A newest-write entry is the key's newest record in kvdb whenever it
+//     answers: no write of the key is pending then, and every write that
+//     ended since the entry was made has updated it.
 //   - Memory locks are released only after the engine write that makes the
 //     real locks (or 1PC commit records) visible has been applied, and
 //     before the latches are released.
@@ -68,7 +83,8 @@
 // # Lock order
 //
 // latch slots (ascending) → memory-lock key owner (KeyGuard) →
-// ConcurrencyManager.mu → keyHandle.mu. ConcurrencyManager.mu is never
+// ConcurrencyManager.mu → keyHandle.mu; newestWrites.mu is a leaf, held
+// only around its own maps. ConcurrencyManager.mu is never
 // held while waiting for a key owner; readers take only
 // ConcurrencyManager.mu, then keyHandle.mu, one at a time.
 package txn

@@ -12,7 +12,31 @@ import (
 // With it the lock index stays exact on every replica, so a follower
 // that becomes leader can trust it at once. Applying a batch the leader
 // wrote through Storage again is harmless (set operations).
-func (s *Storage) Applied(b *engine.Batch) { s.locks.applied(b, true) }
+func (s *Storage) Applied(b *engine.Batch) {
+	s.locks.applied(b, true)
+	s.newestAfter(b, true)
+}
+
+// BeforeApply is called before a raft apply writes b, on every replica:
+// the newest-write record counts b's keys as pending until Applied.
+func (s *Storage) BeforeApply(b *engine.Batch) { s.newestBefore(b) }
+
+// DataReplacing is called before a raft snapshot's install or a peer's
+// destroy rewrites a key range outside the batches, DataReplaced after it
+// (written or not): the newest-write record knows nothing in between and
+// forgets everything at the end.
+func (s *Storage) DataReplacing() {
+	if s.newest != nil {
+		s.newest.replacingData()
+	}
+}
+
+// DataReplaced ends DataReplacing.
+func (s *Storage) DataReplaced() {
+	if s.newest != nil {
+		s.newest.replacedData()
+	}
+}
 
 // RangeReset reloads the lock index for the user keys in [start, end)
 // (empty end: unbounded) after a raft snapshot replaced them.

@@ -38,6 +38,10 @@ type Options struct {
 	InMemoryPessimisticLocks bool
 	// MaxMemPessimisticLocks bounds them (0: DefaultMaxMemPessimisticLocks).
 	MaxMemPessimisticLocks int
+	// NewestWritesBytes bounds the in-memory record of recently read
+	// keys' newest write records that spares point reads and prewrite
+	// checks their seeks (0: DefaultNewestWritesBytes; negative: none).
+	NewestWritesBytes int64
 	// LatchWait, when set, observes how long each write command waited
 	// for its keys' latches, in seconds (TiKV's
 	// tikv_scheduler_latch_wait_duration_seconds).
@@ -57,6 +61,7 @@ type Storage struct {
 	locks   lockIndex // keys with a lock in the engine
 	waiters lockWaiters
 	mem     *memPessimisticLocks // nil: pessimistic locks go to the engine
+	newest  *newestWrites        // nil: every read seeks
 }
 
 // NewStorage returns a Storage over eng. The caller owns eng and closes it
@@ -73,6 +78,12 @@ func NewStorage(eng engine.Engine, opts Options) *Storage {
 		latches: NewLatches(opts.LatchSlots),
 		cm:      NewConcurrencyManager(opts.InitialMaxTS),
 		opts:    opts,
+	}
+	switch b := opts.NewestWritesBytes; {
+	case b == 0:
+		s.newest = newNewestWrites(DefaultNewestWritesBytes)
+	case b > 0:
+		s.newest = newNewestWrites(b)
 	}
 	if tl, ok := eng.(LeaderTermer); ok && opts.InMemoryPessimisticLocks {
 		s.mem = newMemPessimisticLocks(tl, opts.MaxMemPessimisticLocks)
@@ -99,6 +110,7 @@ func (s *Storage) admit(ctx context.Context) error {
 // read opens a snapshot after the caller has raised max_ts and checked
 // memory locks, and runs fn on a reader over it.
 func (s *Storage) read(ctx context.Context, fn func(r *mvcc.Reader)) error {
+	tok := s.newestToken()
 	snap, err := s.eng.Snapshot(ctx)
 	if err != nil {
 		return err
@@ -106,6 +118,7 @@ func (s *Storage) read(ctx context.Context, fn func(r *mvcc.Reader)) error {
 	defer snap.Close()
 	r := mvcc.NewReader(snap)
 	defer r.Close()
+	s.setNewest(r, tok)
 	fn(r)
 	return nil
 }
@@ -137,6 +150,7 @@ func (s *Storage) write(ctx context.Context, keys [][]byte, startTS uint64, body
 
 // writeLatched is write for a caller that holds the latches.
 func (s *Storage) writeLatched(ctx context.Context, startTS uint64, body command) error {
+	tok := s.newestToken()
 	snap, err := s.eng.Snapshot(ctx)
 	if err != nil {
 		return err
@@ -144,6 +158,7 @@ func (s *Storage) writeLatched(ctx context.Context, startTS uint64, body command
 	defer snap.Close()
 	r := mvcc.NewReader(snap)
 	defer r.Close()
+	s.setNewest(r, tok)
 	// The command holds the latches of every key it reads the lock of: a
 	// key the index does not list has no lock in snap (see lockIndex).
 	if s.locks.known() {
@@ -165,7 +180,9 @@ func (s *Storage) writeLatched(ctx context.Context, startTS uint64, body command
 		b, changes = sc.split(b, s.locks.mayBeLocked)
 	}
 	if !b.Empty() {
+		s.newestBefore(b)
 		err = s.eng.Write(ctx, b)
+		s.newestAfter(b, err == nil)
 	}
 	// Before the memory locks and latches go. A failed write may still
 	// have landed: keep its locks' keys, drop none.
