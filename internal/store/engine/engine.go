@@ -72,6 +72,14 @@ type PrefixSnapshot interface {
 	PrefixSeeks() bool
 }
 
+// PartialSnapshot is implemented by snapshots that see only part of the
+// engine (a region's range): iterators outside it come back empty, so a
+// seek there says nothing of the engine. Covers reports whether engine key
+// key lies in what the snapshot sees.
+type PartialSnapshot interface {
+	Covers(key []byte) bool
+}
+
 // BoundsSetter is implemented by iterators that can be re-bounded and
 // reused (Pebble's can). Callers check for it with a type assertion and
 // fall back to a new iterator otherwise.

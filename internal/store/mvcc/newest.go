@@ -11,10 +11,9 @@ import (
 // the top of a key's versions would find. A Reader given one answers from
 // it instead of seeking, and tells it what its seeks found.
 //
-// Newest must be exact: when ok, the engine holds no write record of the
-// key newer than commitTS (w nil: none at all) at any moment between the
-// Reader's snapshot and the call, other than ones whose engine write has
-// not ended yet — and it answers ok for no key such a write touches. It
+// Newest must be exact: when ok, commitTS and w are the newest write
+// record of the key the engine holds at the time of the call (w nil: none
+// at all), and no engine write of a record of the key is under way. It
 // may then reflect writes that landed after the Reader's snapshot: they
 // are committed, and a read or a conflict check that sees one sees no
 // less than its snapshot holds (a commit at or below a read's ts is never
@@ -60,7 +59,9 @@ func (r *Reader) newestWriteCached(key []byte) (commitTS uint64, w *Write, err e
 		return cts, w, nil
 	}
 	cts, w, err := r.seekNewestWrite(key)
-	if err == nil {
+	// A snapshot clamped to a region finds nothing outside it: that says
+	// nothing of the key (a request routed to the wrong region).
+	if err == nil && (r.partial == nil || r.partial.Covers(r.newestBuf)) {
 		r.newest.Offer(r.newestToken, r.newestBuf, cts, w)
 	}
 	return cts, w, err

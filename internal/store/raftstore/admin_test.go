@@ -43,6 +43,17 @@ func TestLaggingFollowerGetsSnapshot(t *testing.T) {
 		return bytes.Equal(c.localGet(lag, key(199)), []byte("v199"))
 	})
 	c.waitFor("snapshot counted", func() bool { return c.stores[lag-1].s.Stats().SnapshotsReceived > 0 })
+	// The apply observer heard of every apply before and after it (the
+	// restarted store applied none: the writes came in the snapshot), and
+	// of the snapshot's install around it.
+	for _, ts := range c.stores {
+		o := &ts.obs
+		c.waitFor(fmt.Sprintf("store %d's applies and range rewrites observed in pairs", ts.id), func() bool {
+			r := o.replacing.Load()
+			return o.before.Load() == o.applied.Load() && (ts.id == lag || o.applied.Load() > 0) &&
+				r == o.replaced.Load() && (ts.id == lag) == (r > 0)
+		})
+	}
 	for i := range 200 {
 		if v := c.localGet(lag, key(i)); string(v) != fmt.Sprint("v", i) {
 			t.Fatalf("key %d = %q after snapshot", i, v)

@@ -82,11 +82,23 @@ type testCluster struct {
 	handoff LockHandoff
 }
 
+// countingObserver is an ApplyObserver that counts its calls.
+type countingObserver struct {
+	before, applied, replacing, replaced atomic.Int64
+}
+
+func (o *countingObserver) BeforeApply(*engine.Batch)    { o.before.Add(1) }
+func (o *countingObserver) Applied(*engine.Batch)        { o.applied.Add(1) }
+func (o *countingObserver) RangeReset(start, end []byte) {}
+func (o *countingObserver) DataReplacing()               { o.replacing.Add(1) }
+func (o *countingObserver) DataReplaced()                { o.replaced.Add(1) }
+
 type testStore struct {
 	id     uint64
 	kv     *engine.Pebble
 	raftdb *pebble.DB
 	s      *Store
+	obs    countingObserver // the store's apply observer
 }
 
 func fastConfig() Config {
@@ -154,6 +166,7 @@ func (c *testCluster) start(ts *testStore) {
 	if c.handoff != nil {
 		s.SetLockHandoff(c.handoff)
 	}
+	s.SetObserver(&ts.obs)
 	c.trans.Register(s)
 	s.Start()
 }

@@ -28,6 +28,9 @@ func (s *regionSnapshot) PrefixSeeks() bool {
 	return ok && ps.PrefixSeeks()
 }
 
+// Covers implements engine.PartialSnapshot: key lies in the region.
+func (s *regionSnapshot) Covers(key []byte) bool { return inRanges(key, s.ranges) }
+
 // NewIter implements engine.Snapshot with bounds clamped to the region in
 // the key space lower (or upper) falls in.
 func (s *regionSnapshot) NewIter(lower, upper []byte) (engine.Iterator, error) {

@@ -59,6 +59,15 @@ func TestRegionSnapshotBounds(t *testing.T) {
 			t.Errorf("%s space: region [b, n) sees %q, want [m]", space.name, keys)
 		}
 	}
+	ps, ok := snap.(engine.PartialSnapshot)
+	if !ok {
+		t.Fatal("a region snapshot does not say what it covers")
+	}
+	for k, want := range map[string]bool{"a": false, "b": true, "m": true, "n": false, "z": false} {
+		if got := ps.Covers(mvcc.WritePrefix(nil, []byte(k))); got != want {
+			t.Errorf("Covers(write prefix of %q) = %v, want %v", k, got, want)
+		}
+	}
 	var out engine.Batch
 	out.Put(mvcc.LockKey([]byte("m")), nil)
 	if err := checkKeysInRegion(&out, region, ranges); err != nil {

@@ -242,6 +242,7 @@ func TestMemPessimisticLockAfterHandoff(t *testing.T) {
 	s, e := newMemLockStorage(t, Options{})
 	mustLock(t, s, lockReq(10, 10, 0, "a"))
 	b := s.HandoffLocks(1, e.term.Load())
+	s.BeforeApply(b)
 	if err := s.eng.Write(bg, b); err != nil {
 		t.Fatal(err)
 	}

@@ -40,6 +40,12 @@ const newestEntryOverhead = 112
 //     snapshot holds it), or began after the Offer (and finds the entry to
 //     update), or was pending or ended in between (the Offer is refused).
 //
+// afterWrite calls for one key come in the order its writes reached the
+// engine (a Put and a Delete of one record do not commute): the Storage's
+// writes of a key are serialised by its latches, a region's applies by its
+// one apply worker, and regions on a store do not overlap. Every
+// afterWrite follows the beforeWrite of the same batch.
+//
 // A raft snapshot or a peer's destroy rewrites a whole range without
 // batches: from replacingData to replacedData nothing is known, and
 // replacedData forgets every entry.
@@ -96,7 +102,10 @@ func (n *newestWrites) Newest(prefix []byte) (uint64, *mvcc.Write, bool) {
 	if w == nil {
 		return ts, nil, true
 	}
-	c := *w // callers may keep or change it; ShortValue is never written
+	// Callers may keep or change the copy; its ShortValue is never
+	// written, nor appended to in place (its capacity is its length).
+	c := *w
+	c.ShortValue = c.ShortValue[:len(c.ShortValue):len(c.ShortValue)]
 	return ts, &c, true
 }
 
@@ -117,15 +126,17 @@ func (n *newestWrites) Offer(token uint64, prefix []byte, ts uint64, w *mvcc.Wri
 		e.w = &c
 	}
 	if old := n.entries[string(prefix)]; old != nil {
-		n.bytes -= entrySize(prefix, old)
+		n.bytes -= entrySize(len(prefix), old)
 	}
 	n.entries[string(prefix)] = e
-	n.bytes += entrySize(prefix, e)
+	n.bytes += entrySize(len(prefix), e)
 	n.evict()
 }
 
-func entrySize(prefix []byte, e *newestEntry) int64 {
-	s := int64(len(prefix) + newestEntryOverhead)
+// entrySize is what the entry e of a key whose prefix is keyLen bytes
+// counts against the budget.
+func entrySize(keyLen int, e *newestEntry) int64 {
+	s := int64(keyLen + newestEntryOverhead)
 	if e.w != nil {
 		s += int64(len(e.w.ShortValue))
 	}
@@ -139,16 +150,9 @@ func (n *newestWrites) evict() {
 		if n.bytes <= n.budget {
 			return
 		}
-		n.bytes -= int64(len(k)+newestEntryOverhead) + valueLen(e)
+		n.bytes -= entrySize(len(k), e)
 		delete(n.entries, k)
 	}
-}
-
-func valueLen(e *newestEntry) int64 {
-	if e.w == nil {
-		return 0
-	}
-	return int64(len(e.w.ShortValue))
 }
 
 // beforeWrite marks the keys whose write records b puts or deletes as
@@ -206,7 +210,7 @@ func (n *newestWrites) afterWrite(b *engine.Batch, written bool) {
 			}
 			w.ShortValue = bytes.Clone(w.ShortValue)
 			ne := &newestEntry{ts: ts, w: w}
-			n.bytes += entrySize(prefix, ne) - entrySize(prefix, e)
+			n.bytes += entrySize(len(prefix), ne) - entrySize(len(prefix), e)
 			n.entries[string(prefix)] = ne
 		case op.Kind == engine.OpDelete && ts == e.ts:
 			n.forget(prefix, e) // its newest record went (GC): what is newest now is unknown
@@ -221,7 +225,7 @@ func (n *newestWrites) afterWrite(b *engine.Batch, written bool) {
 
 // forget drops key prefix's entry e. Caller holds mu.
 func (n *newestWrites) forget(prefix []byte, e *newestEntry) {
-	n.bytes -= entrySize(prefix, e)
+	n.bytes -= entrySize(len(prefix), e)
 	delete(n.entries, string(prefix))
 }
 

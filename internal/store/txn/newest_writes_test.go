@@ -1,9 +1,15 @@
 package txn
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/mvcc"
 )
@@ -165,9 +171,92 @@ func TestNewestWritesBudget(t *testing.T) {
 	}
 	var sum int64
 	for k, e := range n.entries {
-		sum += entrySize([]byte(k), e)
+		sum += entrySize(len(k), e)
 	}
 	if sum != n.bytes {
 		t.Fatalf("accounted %d bytes, entries hold %d", n.bytes, sum)
+	}
+}
+
+// regionKey carries, in a request's ctx, the user-key range [start, end)
+// of the region the request was routed to (regionEngine).
+type regionKey struct{}
+
+// regionEngine hands out, for a ctx with a regionKey, snapshots that see
+// only that range, as raftstore's region snapshots do.
+type regionEngine struct{ engine.Engine }
+
+type regionSnap struct {
+	engine.Snapshot
+	ranges [][2][]byte
+}
+
+func (e regionEngine) Snapshot(ctx context.Context) (engine.Snapshot, error) {
+	s, err := e.Engine.Snapshot(ctx)
+	if r, ok := ctx.Value(regionKey{}).([2][]byte); ok && err == nil {
+		return &regionSnap{s, mvcc.EngineRanges(r[0], r[1])}, nil
+	}
+	return s, err
+}
+
+// Write refuses a request routed to a region, as raftstore refuses keys
+// outside it (this test's requests are all routed elsewhere).
+func (e regionEngine) Write(ctx context.Context, b *engine.Batch) error {
+	if ctx.Value(regionKey{}) != nil {
+		return errors.New("key not in region")
+	}
+	return e.Engine.Write(ctx, b)
+}
+
+func (s *regionSnap) PrefixSeeks() bool { return s.Snapshot.(engine.PrefixSnapshot).PrefixSeeks() }
+
+func (s *regionSnap) Covers(key []byte) bool {
+	for _, rg := range s.ranges {
+		if bytes.Compare(key, rg[0]) >= 0 && bytes.Compare(key, rg[1]) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// NewIter is empty outside the region.
+func (s *regionSnap) NewIter(lower, upper []byte) (engine.Iterator, error) {
+	if len(lower) > 0 && !s.Covers(lower) {
+		upper = lower
+	}
+	return s.Snapshot.NewIter(lower, upper)
+}
+
+// TestNewestWritesIgnoreMisroutedSeeks: a request routed to a region that
+// does not hold its key finds nothing in its clamped snapshot; that must
+// not become the record's "no record" for correctly routed requests.
+func TestNewestWritesIgnoreMisroutedSeeks(t *testing.T) {
+	p, err := engine.Open("", mvcc.WithKeySplit(engine.Options{FS: vfs.NewMem()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	s := NewStorage(regionEngine{p}, Options{})
+	mustPrewrite(t, s, &kvrpcpb.PrewriteRequest{Mutations: []*kvrpcpb.Mutation{put("x", "v1")}, PrimaryLock: []byte("x"), StartVersion: 10, LockTtl: 3000})
+	mustCommit(t, s, 10, 11, "x")
+	s = NewStorage(regionEngine{p}, Options{}) // a restart: the record is empty
+	elsewhere := context.WithValue(bg, regionKey{}, [2][]byte{[]byte("a"), []byte("m")})
+	if _, err := s.KvGet(elsewhere, &kvrpcpb.GetRequest{Key: []byte("x"), Version: 20}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.KvPrewrite(elsewhere, &kvrpcpb.PrewriteRequest{Mutations: []*kvrpcpb.Mutation{put("x", "v0")},
+		PrimaryLock: []byte("x"), StartVersion: 12, LockTtl: 3000}); err == nil {
+		t.Fatal("a misrouted prewrite was written")
+	}
+	if got := mustGet(t, s, "x", 20); got != "v1" {
+		t.Fatalf("x@20 = %s after a misrouted read, want v1", got)
+	}
+	pr, err := s.KvPrewrite(bg, &kvrpcpb.PrewriteRequest{Mutations: []*kvrpcpb.Mutation{put("x", "v2")},
+		PrimaryLock: []byte("x"), StartVersion: 5, LockTtl: 3000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pr.Errors) != 1 || pr.Errors[0].GetConflict() == nil {
+		t.Fatalf("a prewrite below the commit at 11 got %s, want a write conflict", fmtKeyErrs(pr.Errors))
 	}
 }

@@ -11,7 +11,9 @@ import (
 // engine without passing through this Storage: a raft follower's apply.
 // With it the lock index stays exact on every replica, so a follower
 // that becomes leader can trust it at once. Applying a batch the leader
-// wrote through Storage again is harmless (set operations).
+// wrote through Storage again is harmless (set operations). It also ends
+// what BeforeApply began for the newest-write record, so it must follow
+// a BeforeApply of the same batch.
 func (s *Storage) Applied(b *engine.Batch) {
 	s.locks.applied(b, true)
 	s.newestAfter(b, true)
