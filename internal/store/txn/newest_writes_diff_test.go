@@ -160,6 +160,9 @@ func TestNewestWritesNoLostUpdate(t *testing.T) {
 			for n := 0; n < each; {
 				start := clock.Add(1)
 				g, err := s.KvGet(bg, &kvrpcpb.GetRequest{Key: []byte("ctr"), Version: start})
+				if err == nil && g.Error.GetLocked() != nil {
+					continue // another increment's 1PC write is landing: read again
+				}
 				if err != nil || g.Error != nil {
 					errc <- fmt.Errorf("get: %v %v", err, g.GetError())
 					return
