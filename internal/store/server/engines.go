@@ -39,6 +39,7 @@ func OpenEngines(dir string, eo engine.Options) (*engine.Pebble, *pebble.DB, err
 // apply observer (its lock index follows every replica's applies) and as
 // the max_ts a new leader raises. Call before rs.Start.
 func NewRaftStorage(rs *raftstore.Store, opts txn.Options) *txn.Storage {
+	opts.AppliesObserved = true
 	storage := txn.NewStorage(rs, opts)
 	rs.SetLockHandoff(storage)
 	rs.SetObserver(storage)

@@ -39,9 +39,10 @@
 //     prewrites and pessimistic locks, which then cost a map lookup
 //     instead of a seek through every level holding a version. Entries
 //     come only from seeks of a snapshot; every engine write of a write
-//     record (the command's own, and each raft apply on every replica
-//     through the apply observer) marks its keys pending before it lands
-//     and updates their entries after, and a seek's answer is refused if
+//     record (each raft apply on every replica, through the apply
+//     observer; over an engine without one, the command's own) marks its
+//     keys pending before it lands and updates their entries after, and a
+//     seek's answer is refused if
 //     a write ended since the reader's token (taken before its snapshot)
 //     or is touching the key. A raft snapshot's install or a peer's
 //     destroy forgets everything.

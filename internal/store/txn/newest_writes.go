@@ -26,9 +26,11 @@ const newestEntryOverhead = 112
 //
 // Exactness. An entry is created only from a seek (Offer), and every
 // engine write that touches a write record tells it before and after
-// (beforeWrite, afterWrite): the Storage's own writes around Engine.Write,
-// and every raft apply on every replica through the apply observer, which
-// also covers a new leader applying an earlier term's entries. So:
+// (beforeWrite, afterWrite): every raft apply on every replica through the
+// apply observer, which also covers a new leader applying an earlier
+// term's entries and the leader's own writes; over an engine without an
+// observer (Options.AppliesObserved false), the Storage's writes around
+// Engine.Write. So:
 //   - a key some write is touching (begun, not ended) is "pending", counted
 //     by a hash of its prefix: Newest answers nothing for it, Offer takes
 //     nothing for it (a collision only makes another key pending too);

@@ -42,6 +42,11 @@ type Options struct {
 	// keys' newest write records that spares point reads and prewrite
 	// checks their seeks (0: DefaultNewestWritesBytes; negative: none).
 	NewestWritesBytes int64
+	// AppliesObserved: the engine reports every write it applies to the
+	// Storage's BeforeApply and Applied (a raftstore with the Storage as
+	// its apply observer), so the newest-write record does not also mark
+	// the Storage's own writes around Engine.Write.
+	AppliesObserved bool
 	// LatchWait, when set, observes how long each write command waited
 	// for its keys' latches, in seconds (TiKV's
 	// tikv_scheduler_latch_wait_duration_seconds).
@@ -180,9 +185,13 @@ func (s *Storage) writeLatched(ctx context.Context, startTS uint64, body command
 		b, changes = sc.split(b, s.locks.mayBeLocked)
 	}
 	if !b.Empty() {
-		s.newestBefore(b)
+		if !s.opts.AppliesObserved {
+			s.newestBefore(b)
+		}
 		err = s.eng.Write(ctx, b)
-		s.newestAfter(b, err == nil)
+		if !s.opts.AppliesObserved {
+			s.newestAfter(b, err == nil)
+		}
 	}
 	// Before the memory locks and latches go. A failed write may still
 	// have landed: keep its locks' keys, drop none.
