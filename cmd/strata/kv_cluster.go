@@ -140,8 +140,7 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 		} else {
 			defer st.Close()
 			registerRaftMetrics(st, sn.Store)
-			metrics := append(lat.collectors(), lockWaitersGauge(sn.Storage))
-			st.Registry.MustRegister(append(metrics, newestWritesMetrics(sn.Storage)...)...)
+			st.Registry.MustRegister(append(lat.collectors(), storageMetrics(sn.Storage)...)...)
 			st.Handle("POST /debug/fail/raft-isolate", raftIsolateHandler(sn.Store))
 			st.Handle("GET /debug/engine", textHandler(sn.EngineMetrics))
 			log.Info("strata kv status on "+st.Addr(), "addr", st.Addr())

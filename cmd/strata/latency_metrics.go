@@ -59,6 +59,12 @@ func lockWaitersGauge(storage *txn.Storage) prometheus.Collector {
 		func() float64 { return float64(storage.LockWaiters()) })
 }
 
+// storageMetrics are storage's own series: its lock waiters and its
+// newest-write record's counts.
+func storageMetrics(storage *txn.Storage) []prometheus.Collector {
+	return append(newestWritesMetrics(storage), lockWaitersGauge(storage))
+}
+
 // newestWritesMetrics are the counts of storage's newest-write record.
 func newestWritesMetrics(storage *txn.Storage) []prometheus.Collector {
 	counter := func(name, help, result string, f func(txn.NewestWritesStats) uint64) prometheus.Collector {

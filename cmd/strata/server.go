@@ -92,7 +92,7 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 		stdout: stdout, oracle: oracle, regions: storeRegions{s: rs, addr: embeddedStore},
 		// The embedded node is called directly: its BatchCommands series
 		// stays empty.
-		metrics: append(append(lat.collectors(), lockWaitersGauge(storage)), newestWritesMetrics(storage)...),
+		metrics: append(lat.collectors(), storageMetrics(storage)...),
 	})
 }
 

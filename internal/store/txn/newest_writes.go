@@ -90,10 +90,9 @@ func (n *newestWrites) hash(prefix []byte) uint64 { return maphash.Bytes(n.seed,
 
 // Newest implements mvcc.NewestWrites.
 func (n *newestWrites) Newest(prefix []byte) (uint64, *mvcc.Write, bool) {
-	h := n.hash(prefix)
 	n.mu.Lock()
 	e := n.entries[string(prefix)]
-	if e == nil || n.replacing > 0 || n.pending[h] > 0 {
+	if e == nil || n.replacing > 0 || n.pending[n.hash(prefix)] > 0 {
 		n.mu.Unlock()
 		n.misses.Add(1)
 		return 0, nil, false
@@ -148,6 +147,9 @@ func entrySize(keyLen int, e *newestEntry) int64 {
 // evict drops entries at random until the record is within its budget.
 // Caller holds mu.
 func (n *newestWrites) evict() {
+	if n.bytes <= n.budget {
+		return
+	}
 	for k, e := range n.entries {
 		if n.bytes <= n.budget {
 			return

@@ -68,7 +68,8 @@ func runNewestWritesDiff(t *testing.T, seed uint64, budget int64) {
 	ts := uint64(100)
 	next := func() uint64 { ts += 1 + uint64(rng.IntN(3)); return ts }
 
-	same := func(step int, what string, do func(s *Storage) (proto.Message, error)) {
+	// same runs do on both Storages, requires the same answer, returns it.
+	same := func(step int, what string, do func(s *Storage) (proto.Message, error)) proto.Message {
 		a, errA := do(with)
 		b, errB := do(without)
 		if errA != nil || errB != nil {
@@ -77,6 +78,7 @@ func runNewestWritesDiff(t *testing.T, seed uint64, budget int64) {
 		if !proto.Equal(a, b) {
 			t.Fatalf("step %d %s:\nwith the record:    %v\nwithout the record: %v", step, what, a, b)
 		}
+		return a
 	}
 	for step := range 400 {
 		switch op := rng.IntN(9); {
@@ -87,14 +89,8 @@ func runNewestWritesDiff(t *testing.T, seed uint64, budget int64) {
 		case op == 1: // 2PC prewrite, left open
 			ks, start := pick(1+rng.IntN(2)), next()
 			req := &kvrpcpb.PrewriteRequest{Mutations: mutations(ks, step), PrimaryLock: ks[0], StartVersion: start, LockTtl: 3000}
-			resp, err := with.KvPrewrite(bg, req)
-			same(step, "2pc prewrite", func(s *Storage) (proto.Message, error) {
-				if s == with {
-					return resp, err
-				}
-				return s.KvPrewrite(bg, req)
-			})
-			if len(resp.GetErrors()) == 0 {
+			resp := same(step, "2pc prewrite", func(s *Storage) (proto.Message, error) { return s.KvPrewrite(bg, req) })
+			if len(resp.(*kvrpcpb.PrewriteResponse).GetErrors()) == 0 {
 				open = append(open, openTxn{start, ks})
 			}
 		case op == 2 && len(open) > 0: // commit or roll back an open txn
