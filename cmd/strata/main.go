@@ -37,7 +37,10 @@ func commands() map[string]command {
 	return cmds
 }
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	reexecForGODEBUG()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // run dispatches args to a subcommand and returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {

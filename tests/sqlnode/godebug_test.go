@@ -1,0 +1,57 @@
+package sqlnode
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/strata-db/strata/tests/testproc"
+)
+
+// environ returns the GODEBUG of process pid as it runs now (after any
+// exec), and whether it has one.
+func environGODEBUG(t *testing.T, pid int) (string, bool) {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range bytes.Split(b, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, []byte("GODEBUG=")); ok {
+			return string(v), true
+		}
+	}
+	return "", false
+}
+
+// strata re-executes itself, keeping its pid, with schedtrace added to
+// GODEBUG (sysmon without deep sleep, cmd/strata/godebug.go), keeps the
+// operator's other GODEBUG settings, and leaves a GODEBUG that already
+// sets schedtrace alone.
+func TestSysmonGODEBUG(t *testing.T) {
+	for _, c := range []struct {
+		name, env string
+		unset     bool
+		want      string
+	}{
+		{name: "unset", unset: true, want: "schedtrace=2147483647"},
+		{name: "other settings", env: "madvdontneed=1", want: "madvdontneed=1,schedtrace=2147483647"},
+		{name: "operator's schedtrace", env: "schedtrace=0", want: "schedtrace=0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("GODEBUG", c.env)
+			if c.unset {
+				os.Unsetenv("GODEBUG")
+			}
+			p := testproc.Start(t, "server", "--data-dir", filepath.Join(t.TempDir(), "data"), "--port", "0", "--status-port", "-1")
+			p.WaitLine(readyRE, 60*time.Second)
+			got, ok := environGODEBUG(t, p.Pid())
+			if !ok || got != c.want {
+				t.Fatalf("GODEBUG of the running server = %q (set: %v), want %q", got, ok, c.want)
+			}
+		})
+	}
+}
