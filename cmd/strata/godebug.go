@@ -34,14 +34,14 @@ const sysmonGODEBUG = "schedtrace=2147483647"
 // choice: GODEBUG=schedtrace=0 keeps Go's default) or when the exec fails;
 // on success it does not return. The process keeps its pid.
 func reexecForGODEBUG() {
-	cur, set := os.LookupEnv("GODEBUG")
+	cur := os.Getenv("GODEBUG")
 	for _, kv := range strings.Split(cur, ",") {
 		if strings.HasPrefix(strings.TrimSpace(kv), "schedtrace=") {
 			return
 		}
 	}
 	val := sysmonGODEBUG
-	if set && cur != "" {
+	if cur != "" {
 		val = cur + "," + sysmonGODEBUG
 	}
 	exe, err := os.Executable()
