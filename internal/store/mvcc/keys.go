@@ -180,6 +180,17 @@ func EngineRanges(start, end []byte) [][2][]byte {
 	}
 }
 
+// InEngineRanges reports whether engine key key lies in one of ranges
+// (as EngineRanges returns them).
+func InEngineRanges(key []byte, ranges [][2][]byte) bool {
+	for _, rg := range ranges {
+		if bytes.Compare(key, rg[0]) >= 0 && bytes.Compare(key, rg[1]) < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // DecodeWriteUserKey returns the user key of a write-space engine key
 // (ok false for other keys).
 func DecodeWriteUserKey(ek []byte) (key []byte, ok bool) {

@@ -61,7 +61,7 @@ func (r *Reader) newestWriteCached(key []byte) (commitTS uint64, w *Write, err e
 	cts, w, err := r.seekNewestWrite(key)
 	// A snapshot clamped to a region finds nothing outside it: that says
 	// nothing of the key (a request routed to the wrong region).
-	if err == nil && (r.partial == nil || r.partial.Covers(r.newestBuf)) {
+	if p, ok := r.snap.(engine.PartialSnapshot); err == nil && (!ok || p.Covers(r.newestBuf)) {
 		r.newest.Offer(r.newestToken, r.newestBuf, cts, w)
 	}
 	return cts, w, err

@@ -72,8 +72,6 @@ type Reader struct {
 	newest      NewestWrites
 	newestToken uint64
 	newestBuf   []byte // write prefix scratch
-	// partial is the snapshot when it sees only part of the engine.
-	partial engine.PartialSnapshot
 }
 
 // clone copies a value the Reader returns out of iterator memory.
@@ -87,9 +85,7 @@ func (r *Reader) clone(v []byte) []byte {
 // NewReader returns a Reader over snap.
 func NewReader(snap engine.Snapshot) *Reader {
 	ps, ok := snap.(engine.PrefixSnapshot)
-	r := &Reader{snap: snap, prefixSeeks: ok && ps.PrefixSeeks()}
-	r.partial, _ = snap.(engine.PartialSnapshot)
-	return r
+	return &Reader{snap: snap, prefixSeeks: ok && ps.PrefixSeeks()}
 }
 
 // seekPoint positions it at the first key >= ek among the keys with ek's

@@ -11,6 +11,7 @@ import (
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
 	"github.com/strata-db/strata/internal/store/engine"
+	"github.com/strata-db/strata/internal/store/mvcc"
 )
 
 // Mailbox items besides raft messages, proposals and reads.
@@ -155,7 +156,7 @@ func (p *peer) handOffLocks() {
 	v := p.region.Load()
 	var ops []engine.Op
 	for _, op := range b.Ops() {
-		if inRanges(op.Key, v.ranges) { // a split may have moved some keys away
+		if mvcc.InEngineRanges(op.Key, v.ranges) { // a split may have moved some keys away
 			ops = append(ops, op)
 		}
 	}

@@ -29,7 +29,7 @@ func (s *regionSnapshot) PrefixSeeks() bool {
 }
 
 // Covers implements engine.PartialSnapshot: key lies in the region.
-func (s *regionSnapshot) Covers(key []byte) bool { return inRanges(key, s.ranges) }
+func (s *regionSnapshot) Covers(key []byte) bool { return mvcc.InEngineRanges(key, s.ranges) }
 
 // NewIter implements engine.Snapshot with bounds clamped to the region in
 // the key space lower (or upper) falls in.
@@ -63,7 +63,7 @@ func (s *regionSnapshot) NewIter(lower, upper []byte) (engine.Iterator, error) {
 // decoded: this runs on every write).
 func checkKeysInRegion(b *engine.Batch, r *kvrpcpb.Region, ranges [][2][]byte) error {
 	for _, op := range b.Ops() {
-		if !inRanges(op.Key, ranges) {
+		if !mvcc.InEngineRanges(op.Key, ranges) {
 			k, ok := mvcc.UserKeyOf(op.Key)
 			if !ok {
 				k = op.Key
@@ -72,14 +72,4 @@ func checkKeysInRegion(b *engine.Batch, r *kvrpcpb.Region, ranges [][2][]byte) e
 		}
 	}
 	return nil
-}
-
-// inRanges reports whether key lies in one of ranges.
-func inRanges(key []byte, ranges [][2][]byte) bool {
-	for _, rg := range ranges {
-		if bytes.Compare(key, rg[0]) >= 0 && bytes.Compare(key, rg[1]) < 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -1,7 +1,6 @@
 package txn
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -210,14 +209,7 @@ func (e regionEngine) Write(ctx context.Context, b *engine.Batch) error {
 
 func (s *regionSnap) PrefixSeeks() bool { return s.Snapshot.(engine.PrefixSnapshot).PrefixSeeks() }
 
-func (s *regionSnap) Covers(key []byte) bool {
-	for _, rg := range s.ranges {
-		if bytes.Compare(key, rg[0]) >= 0 && bytes.Compare(key, rg[1]) < 0 {
-			return true
-		}
-	}
-	return false
-}
+func (s *regionSnap) Covers(key []byte) bool { return mvcc.InEngineRanges(key, s.ranges) }
 
 // NewIter is empty outside the region.
 func (s *regionSnap) NewIter(lower, upper []byte) (engine.Iterator, error) {
