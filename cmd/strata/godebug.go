@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -48,16 +49,6 @@ func reexecForGODEBUG() {
 	if err != nil {
 		return
 	}
-	_ = syscall.Exec(exe, os.Args, replaceEnv(os.Environ(), "GODEBUG", val))
-}
-
-// replaceEnv returns env with key's value replaced by val.
-func replaceEnv(env []string, key, val string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, key+"=") {
-			out = append(out, kv)
-		}
-	}
-	return append(out, key+"="+val)
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GODEBUG=") })
+	_ = syscall.Exec(exe, os.Args, append(env, "GODEBUG="+val))
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/strata-db/strata/tests/testproc"
 )
 
-// environ returns the GODEBUG of process pid as it runs now (after any
+// environGODEBUG returns the GODEBUG of process pid as it runs now (after any
 // exec), and whether it has one.
 func environGODEBUG(t *testing.T, pid int) (string, bool) {
 	t.Helper()
