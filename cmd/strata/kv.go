@@ -79,6 +79,7 @@ func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(add
 	}
 	eng, err := engine.Open(cfg.dataDir, mvcc.WithKeySplit(engine.Options{
 		Sync: file.Raftstore.SyncLog, CacheSize: blockCacheSize(file), Logger: pebbleLogger{log},
+		IOUringSync: file.Storage.IOUringSync,
 	}))
 	if err != nil {
 		return fmt.Errorf("open engine: %w", err)

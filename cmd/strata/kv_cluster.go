@@ -118,7 +118,7 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 	sn, err := server.OpenStoreNode(joinCtx, server.StoreConfig{
 		DataDir: cfg.dataDir, Addr: addr, StatusAddr: cfg.statusAddr, Labels: parseLabels(cfg.labels),
 		Version: version, Raft: rcfg,
-		Engine:          engine.Options{CacheSize: blockCacheSize(file), Logger: pebbleLogger{log}},
+		Engine:          engine.Options{CacheSize: blockCacheSize(file), Logger: pebbleLogger{log}, IOUringSync: file.Storage.IOUringSync},
 		Txn:             topts,
 		RequestDuration: lat.requests,
 		Logger:          log,

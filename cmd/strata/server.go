@@ -48,7 +48,8 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 	if err := os.MkdirAll(filepath.Join(dataDir, "pd"), 0o755); err != nil {
 		return err
 	}
-	kv, raftdb, err := storeserver.OpenEngines(dataDir, engine.Options{CacheSize: blockCacheSize(cfg), Logger: pebbleLogger{log}})
+	kv, raftdb, err := storeserver.OpenEngines(dataDir, engine.Options{CacheSize: blockCacheSize(cfg), Logger: pebbleLogger{log},
+		IOUringSync: cfg.Storage.IOUringSync})
 	if err != nil {
 		return err
 	}

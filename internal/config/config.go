@@ -320,6 +320,12 @@ type Storage struct {
 	ReserveSpace ByteSize `toml:"reserve-space"`
 	// BlockCache is [storage.block-cache].
 	BlockCache BlockCache `toml:"block-cache"`
+	// IOUringSync runs the engines' fsyncs through io_uring where the
+	// kernel offers it (default true): the syncing goroutine parks, so
+	// the process's few Ps go on running requests and raft messages
+	// meanwhile (see internal/store/engine/syncring). False: the plain
+	// system call, which holds its P for the whole fsync.
+	IOUringSync bool `toml:"io-uring-sync"`
 }
 
 // BlockCache is [storage.block-cache].
@@ -551,7 +557,7 @@ func Default() *Config {
 		Server: Server{Addr: "127.0.0.1:20160", StatusAddr: "127.0.0.1:20180", GrpcConcurrency: 5,
 			GrpcConcurrentStream: 1024, GrpcRaftConnNum: 1, EnableRequestBatch: true},
 		Storage: Storage{DataDir: "./", SchedulerWorkerPoolSize: schedPool, SchedulerConcurrency: 524288,
-			ReserveSpace: 5 * GiB, BlockCache: BlockCache{Shared: true}},
+			ReserveSpace: 5 * GiB, BlockCache: BlockCache{Shared: true}, IOUringSync: true},
 		Raftstore: Raftstore{SyncLog: true, StorePoolSize: 2, ApplyPoolSize: 2, StoreMaxBatchSize: 256,
 			ApplyMaxBatchSize: 256, RaftBaseTickInterval: Duration(time.Second), RaftHeartbeatTicks: 2,
 			RaftElectionTimeoutTicks: 10, RaftEntryMaxSize: 8 * MiB, RaftLogGCThreshold: 50,

@@ -7,6 +7,8 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/cockroachdb/pebble/v2/vfs"
+
+	"github.com/strata-db/strata/internal/store/engine/syncring"
 )
 
 // Options configures Open.
@@ -23,6 +25,10 @@ type Options struct {
 	// Logger receives Pebble's log messages; nil means Pebble's default
 	// (stderr).
 	Logger pebble.Logger
+	// IOUringSync runs the engine's fsyncs (its WAL's, its flushes' and
+	// compactions') through io_uring where the kernel has it (syncring):
+	// a sync then parks its goroutine instead of holding a P.
+	IOUringSync bool
 	// Split, when set, splits a key into a prefix and a version suffix
 	// (Pebble's Comparer.Split, with its ordering rules): bloom filters are
 	// built on prefixes, and iterators offer SeekPrefixGE. The ordering
@@ -58,6 +64,15 @@ type Pebble struct {
 
 var _ Engine = (*Pebble)(nil)
 
+// SyncRingFS returns fs (nil: the OS disk) with its fsyncs run through
+// the process's io_uring, or unchanged where there is none.
+func SyncRingFS(fs vfs.FS) vfs.FS {
+	if fs == nil {
+		fs = vfs.Default
+	}
+	return syncring.FS(fs, nil)
+}
+
 // Open opens (creating if needed) a Pebble database in dir.
 func Open(dir string, o Options) (*Pebble, error) {
 	cacheSize := o.CacheSize
@@ -68,8 +83,12 @@ func Open(dir string, o Options) (*Pebble, error) {
 	if memTable <= 0 {
 		memTable = DefaultMemTableSize
 	}
+	fs := o.FS
+	if o.IOUringSync {
+		fs = SyncRingFS(fs)
+	}
 	opts := &pebble.Options{
-		FS:                          o.FS,
+		FS:                          fs,
 		CacheSize:                   cacheSize,
 		MemTableSize:                uint64(memTable),
 		MemTableStopWritesThreshold: 4,

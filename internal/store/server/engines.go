@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
 
 	"github.com/strata-db/strata/internal/store/engine"
 	"github.com/strata-db/strata/internal/store/mvcc"
@@ -15,7 +16,10 @@ import (
 
 // OpenEngines opens (creating them) a raftstore's two engines under dir:
 // kv/, the data with the MVCC key split, and raft/, the raft logs. The
-// data engine does not sync: durability comes from the raft log.
+// data engine does not sync: durability comes from the raft log. With
+// eo.IOUringSync both engines fsync through io_uring where the kernel has
+// it: the raft log on every synced write, the data at flushes and
+// compactions.
 func OpenEngines(dir string, eo engine.Options) (*engine.Pebble, *pebble.DB, error) {
 	for _, d := range []string{"kv", "raft"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
@@ -27,7 +31,11 @@ func OpenEngines(dir string, eo engine.Options) (*engine.Pebble, *pebble.DB, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("open kv engine: %w", err)
 	}
-	raftdb, err := pebble.Open(filepath.Join(dir, "raft"), &pebble.Options{Logger: eo.Logger, MemTableSize: 64 << 20})
+	raftFS := vfs.Default
+	if eo.IOUringSync {
+		raftFS = engine.SyncRingFS(raftFS)
+	}
+	raftdb, err := pebble.Open(filepath.Join(dir, "raft"), &pebble.Options{Logger: eo.Logger, MemTableSize: 64 << 20, FS: raftFS})
 	if err != nil {
 		kv.Close()
 		return nil, nil, fmt.Errorf("open raft engine: %w", err)

@@ -1,0 +1,91 @@
+package syncring
+
+import (
+	"log/slog"
+	"sync"
+
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+var (
+	shared     *Ring
+	sharedErr  error
+	sharedOnce sync.Once
+)
+
+// Shared returns the process's ring, set up on first use, or nil (with
+// why) where io_uring is unavailable.
+func Shared() (*Ring, error) {
+	sharedOnce.Do(func() { shared, sharedErr = New(0) })
+	return shared, sharedErr
+}
+
+// FS returns fs with every file's Sync and SyncData run through the
+// process's ring, or fs itself where io_uring is unavailable (logged
+// once to log at debug level).
+func FS(fs vfs.FS, log *slog.Logger) vfs.FS {
+	r, err := Shared()
+	if r == nil {
+		if log != nil {
+			log.Debug("syncring: fsync stays a plain system call", "err", err)
+		}
+		return fs
+	}
+	return WrapFS(fs, r)
+}
+
+// WrapFS returns fs with every file's Sync and SyncData run through r.
+func WrapFS(fs vfs.FS, r *Ring) vfs.FS { return &ringFS{FS: fs, r: r} }
+
+// ringFS wraps the files its FS opens.
+type ringFS struct {
+	vfs.FS
+	r *Ring
+}
+
+func (f *ringFS) wrap(file vfs.File, err error) (vfs.File, error) {
+	if err != nil || file == nil || file.Fd() == vfs.InvalidFd {
+		return file, err
+	}
+	return &ringFile{File: file, r: f.r}, nil
+}
+
+// Create implements vfs.FS.
+func (f *ringFS) Create(name string, category vfs.DiskWriteCategory) (vfs.File, error) {
+	return f.wrap(f.FS.Create(name, category))
+}
+
+// Open implements vfs.FS.
+func (f *ringFS) Open(name string, opts ...vfs.OpenOption) (vfs.File, error) {
+	return f.wrap(f.FS.Open(name, opts...))
+}
+
+// OpenReadWrite implements vfs.FS.
+func (f *ringFS) OpenReadWrite(name string, category vfs.DiskWriteCategory, opts ...vfs.OpenOption) (vfs.File, error) {
+	return f.wrap(f.FS.OpenReadWrite(name, category, opts...))
+}
+
+// OpenDir implements vfs.FS.
+func (f *ringFS) OpenDir(name string) (vfs.File, error) {
+	return f.wrap(f.FS.OpenDir(name))
+}
+
+// ReuseForWrite implements vfs.FS.
+func (f *ringFS) ReuseForWrite(oldname, newname string, category vfs.DiskWriteCategory) (vfs.File, error) {
+	return f.wrap(f.FS.ReuseForWrite(oldname, newname, category))
+}
+
+// Unwrap implements vfs.FS.
+func (f *ringFS) Unwrap() vfs.FS { return f.FS }
+
+// ringFile syncs through the ring.
+type ringFile struct {
+	vfs.File
+	r *Ring
+}
+
+// Sync implements vfs.File.
+func (f *ringFile) Sync() error { return f.r.Sync(f.Fd(), false) }
+
+// SyncData implements vfs.File.
+func (f *ringFile) SyncData() error { return f.r.Sync(f.Fd(), true) }

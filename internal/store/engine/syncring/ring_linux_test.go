@@ -1,0 +1,194 @@
+//go:build linux
+
+package syncring
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/cockroachdb/pebble/v2"
+	"github.com/cockroachdb/pebble/v2/vfs"
+)
+
+// newRing returns a ring, or skips where the kernel refuses io_uring (the
+// code then runs the plain system call, which other tests cover).
+func newRing(t *testing.T, entries uint32) *Ring {
+	t.Helper()
+	r, err := New(entries)
+	if err != nil {
+		t.Skipf("io_uring unavailable here: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := r.Close(); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return r
+}
+
+func TestSyncThroughRing(t *testing.T) {
+	r := newRing(t, 0)
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i := 0; i < 20; i++ {
+		if _, err := f.Write([]byte("durable\n")); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Sync(f.Fd(), i%2 == 0); err != nil {
+			t.Fatalf("sync %d: %v", i, err)
+		}
+	}
+	sub, fb := r.Stats()
+	if sub != 20 || fb != 0 {
+		t.Fatalf("submitted %d, fell back %d; want 20 through the ring", sub, fb)
+	}
+}
+
+// A completion's error reaches the caller as the system call's would.
+func TestSyncErrorFromKernel(t *testing.T) {
+	r := newRing(t, 0)
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd := f.Fd()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	err = r.Sync(fd, true) // a closed descriptor
+	if !errors.Is(err, syscall.EBADF) {
+		t.Fatalf("sync of a closed fd: %v, want EBADF", err)
+	}
+	if sub, _ := r.Stats(); sub != 1 {
+		t.Fatalf("submitted %d, want the failing sync to go through the ring", sub)
+	}
+}
+
+// More concurrent syncs than the ring holds: the overflow takes the
+// plain system call, every sync succeeds and none is lost.
+func TestSyncOverflowFallsBack(t *testing.T) {
+	r := newRing(t, 2)
+	dir := t.TempDir()
+	const n = 64
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			f, err := os.Create(filepath.Join(dir, "f"+string(rune('a'+i%26))+string(rune('a'+i/26))))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer f.Close()
+			if _, err := f.Write([]byte("x")); err != nil {
+				errs <- err
+				return
+			}
+			errs <- r.Sync(f.Fd(), false)
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	sub, fb := r.Stats()
+	if sub+fb != n {
+		t.Fatalf("submitted %d + fell back %d != %d syncs", sub, fb, n)
+	}
+	if sub == 0 {
+		t.Fatalf("no sync went through the ring")
+	}
+}
+
+// After Close, syncs still work, as plain system calls.
+func TestSyncAfterClose(t *testing.T) {
+	r, err := New(0)
+	if err != nil {
+		t.Skipf("io_uring unavailable here: %v", err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := r.Sync(f.Fd(), true); err != nil {
+		t.Fatal(err)
+	}
+	if sub, fb := r.Stats(); sub != 0 || fb != 1 {
+		t.Fatalf("submitted %d, fell back %d; want the plain call", sub, fb)
+	}
+}
+
+// Pebble over a wrapped file system: its synced writes' WAL fsyncs go
+// through the ring, and what was written reads back after a reopen.
+func TestPebbleOverRingFS(t *testing.T) {
+	r := newRing(t, 0)
+	dir := t.TempDir()
+	db, err := pebble.Open(dir, &pebble.Options{FS: WrapFS(vfs.Default, r)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := r.Stats()
+	for i := 0; i < 10; i++ {
+		if err := db.Set([]byte{byte('a' + i)}, []byte("v"), pebble.Sync); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, _ := r.Stats()
+	if after-before < 10 {
+		t.Fatalf("%d syncs through the ring for 10 synced writes", after-before)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = pebble.Open(dir, &pebble.Options{FS: WrapFS(vfs.Default, r)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for i := 0; i < 10; i++ {
+		v, c, err := db.Get([]byte{byte('a' + i)})
+		if err != nil {
+			t.Fatalf("key %c after reopen: %v", 'a'+i, err)
+		}
+		if string(v) != "v" {
+			t.Fatalf("key %c = %q", 'a'+i, v)
+		}
+		c.Close()
+	}
+}
+
+// A file system without descriptors (in memory) is passed through.
+func TestMemFSUnwrapped(t *testing.T) {
+	r := newRing(t, 0)
+	fs := WrapFS(vfs.NewMem(), r)
+	f, err := fs.Create("f", vfs.WriteCategoryUnspecified)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.(*ringFile); ok {
+		t.Fatalf("in-memory file wrapped")
+	}
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
+	if sub, fb := r.Stats(); sub+fb != 0 {
+		t.Fatalf("in-memory sync reached the ring: %d, %d", sub, fb)
+	}
+}
