@@ -192,3 +192,38 @@ func TestMemFSUnwrapped(t *testing.T) {
 		t.Fatalf("in-memory sync reached the ring: %d, %d", sub, fb)
 	}
 }
+
+// benchSync writes a 4 KiB block and syncs it, b.N times, with sync.
+func benchSync(b *testing.B, sync func(fd uintptr) error) {
+	f, err := os.Create(filepath.Join(b.TempDir(), "f"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	block := make([]byte, 4096)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := f.Write(block); err != nil {
+			b.Fatal(err)
+		}
+		if err := sync(f.Fd()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSync compares a write and fdatasync through the ring with the
+// plain system call: the ring's cost is the price of not holding a P.
+func BenchmarkSync(b *testing.B) {
+	b.Run("ring", func(b *testing.B) {
+		r, err := New(0)
+		if err != nil {
+			b.Skipf("io_uring unavailable here: %v", err)
+		}
+		defer r.Close()
+		benchSync(b, func(fd uintptr) error { return r.Sync(fd, true) })
+	})
+	b.Run("direct", func(b *testing.B) {
+		benchSync(b, func(fd uintptr) error { return directSync(fd, true) })
+	})
+}
