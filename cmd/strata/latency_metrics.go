@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/strata-db/strata/internal/store/engine/syncring"
 	"github.com/strata-db/strata/internal/store/raftstore"
 	"github.com/strata-db/strata/internal/store/txn"
 )
@@ -59,10 +60,27 @@ func lockWaitersGauge(storage *txn.Storage) prometheus.Collector {
 		func() float64 { return float64(storage.LockWaiters()) })
 }
 
-// storageMetrics are storage's own series: its lock waiters and its
-// newest-write record's counts.
+// storageMetrics are storage's own series: its lock waiters, its
+// newest-write record's counts and how its engines' fsyncs ran.
 func storageMetrics(storage *txn.Storage) []prometheus.Collector {
-	return append(newestWritesMetrics(storage), lockWaitersGauge(storage))
+	return append(newestWritesMetrics(storage), lockWaitersGauge(storage), fsyncCounter("io_uring"), fsyncCounter("fallback"))
+}
+
+// fsyncCounter counts the engines' fsyncs that went through io_uring
+// (path "io_uring") or, the ring being full, fell back to the system call
+// (path "fallback"). Both stay 0 when io_uring is off or unavailable:
+// every fsync is then the plain system call.
+func fsyncCounter(path string) prometheus.Collector {
+	return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "strata_engine_ring_fsyncs_total",
+		Help:        "Engine fsyncs run through io_uring (io_uring) or by the system call when the ring was full (fallback); 0 and 0 when io_uring is off or unavailable.",
+		ConstLabels: prometheus.Labels{"path": path}},
+		func() float64 {
+			sub, fb := syncring.SharedStats()
+			if path == "io_uring" {
+				return float64(sub)
+			}
+			return float64(fb)
+		})
 }
 
 // newestWritesMetrics are the counts of storage's newest-write record.

@@ -3,12 +3,13 @@ package syncring
 import (
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
 var (
-	shared     *Ring
+	shared     atomic.Pointer[Ring]
 	sharedErr  error
 	sharedOnce sync.Once
 )
@@ -16,8 +17,23 @@ var (
 // Shared returns the process's ring, set up on first use, or nil (with
 // why) where io_uring is unavailable.
 func Shared() (*Ring, error) {
-	sharedOnce.Do(func() { shared, sharedErr = New(0) })
-	return shared, sharedErr
+	sharedOnce.Do(func() {
+		r, err := New(0)
+		sharedErr = err
+		if r != nil {
+			shared.Store(r)
+		}
+	})
+	return shared.Load(), sharedErr
+}
+
+// SharedStats is Stats of the process's ring: zero when none was set up
+// (io_uring unavailable or not asked for). It never sets one up.
+func SharedStats() (submitted, fallbacks uint64) {
+	if r := shared.Load(); r != nil {
+		return r.Stats()
+	}
+	return 0, 0
 }
 
 // FS returns fs with every file's Sync and SyncData run through the
