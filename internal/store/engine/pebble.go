@@ -70,7 +70,7 @@ func SyncRingFS(fs vfs.FS) vfs.FS {
 	if fs == nil {
 		fs = vfs.Default
 	}
-	return syncring.FS(fs, nil)
+	return syncring.FS(fs)
 }
 
 // Open opens (creating if needed) a Pebble database in dir.

@@ -15,7 +15,7 @@
 //
 // # How
 //
-// A Ring is one io_uring (Linux 5.1+) with an eventfd for completions.
+// A Ring is one io_uring (Linux 5.4+) with an eventfd for completions.
 // Sync queues an IORING_OP_FSYNC (with IORING_FSYNC_DATASYNC for
 // SyncData) and waits on a channel; the kernel runs the fsync on its own
 // worker thread; one reaper goroutine reads the eventfd through Go's

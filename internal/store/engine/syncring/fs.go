@@ -1,7 +1,6 @@
 package syncring
 
 import (
-	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -37,17 +36,13 @@ func SharedStats() (submitted, fallbacks uint64) {
 }
 
 // FS returns fs with every file's Sync and SyncData run through the
-// process's ring, or fs itself where io_uring is unavailable (logged
-// once to log at debug level).
-func FS(fs vfs.FS, log *slog.Logger) vfs.FS {
-	r, err := Shared()
-	if r == nil {
-		if log != nil {
-			log.Debug("syncring: fsync stays a plain system call", "err", err)
-		}
-		return fs
+// process's ring, or fs itself where io_uring is unavailable (Shared
+// tells why).
+func FS(fs vfs.FS) vfs.FS {
+	if r, _ := Shared(); r != nil {
+		return WrapFS(fs, r)
 	}
-	return WrapFS(fs, r)
+	return fs
 }
 
 // WrapFS returns fs with every file's Sync and SyncData run through r.
