@@ -35,6 +35,7 @@
 //     reader of the completion queue. The rings' head and tail are shared
 //     with the kernel and read and written with atomics.
 //   - A submission the ring cannot take (queue full, io_uring_enter
-//     failing) falls back to the plain system call: an fsync is never
-//     lost, only slower.
+//     failing), and one it completes with EINVAL or EOPNOTSUPP (the
+//     operation refused), falls back to the plain system call: an fsync
+//     is never lost or failed by the ring, only slower.
 package syncring

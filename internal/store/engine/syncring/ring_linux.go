@@ -187,10 +187,19 @@ func (r *Ring) Sync(fd uintptr, datasync bool) error {
 		r.fallbacks.Add(1)
 		return directSync(fd, datasync)
 	}
-	if res := <-done; res < 0 {
+	res := <-done
+	switch {
+	case res == 0:
+		return nil
+	case syscall.Errno(-res) == unix.EINVAL || syscall.Errno(-res) == unix.EOPNOTSUPP:
+		// The ring refused the operation itself (a kernel or a security
+		// policy without it): the system call decides, so an fsync the
+		// kernel can do is never failed by the ring.
+		r.fallbacks.Add(1)
+		return directSync(fd, datasync)
+	default:
 		return &os.SyscallError{Syscall: syncName(datasync), Err: syscall.Errno(-res)}
 	}
-	return nil
 }
 
 func syncName(datasync bool) string {
@@ -298,8 +307,9 @@ func (r *Ring) drain() {
 	}
 }
 
-// Stats reports how many fsyncs went through the ring and how many fell
-// back to the plain system call.
+// Stats reports how many fsyncs went through the ring and how many the
+// plain system call ran instead (the ring full or closed, or refusing the
+// operation with EINVAL or EOPNOTSUPP; such a sync counts in both).
 func (r *Ring) Stats() (submitted, fallbacks uint64) {
 	return r.submitted.Load(), r.fallbacks.Load()
 }

@@ -227,3 +227,22 @@ func BenchmarkSync(b *testing.B) {
 		benchSync(b, func(fd uintptr) error { return directSync(fd, true) })
 	})
 }
+
+// An operation the ring refuses with EINVAL (here: fsync of a pipe) is
+// retried as the system call, whose answer the caller gets.
+func TestSyncEINVALRetriedDirect(t *testing.T) {
+	r := newRing(t, 0)
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	defer pw.Close()
+	err = r.Sync(pw.Fd(), true)
+	if !errors.Is(err, syscall.EINVAL) {
+		t.Fatalf("sync of a pipe: %v, want EINVAL", err)
+	}
+	if sub, fb := r.Stats(); sub != 1 || fb != 1 {
+		t.Fatalf("submitted %d, fell back %d; want 1 and 1", sub, fb)
+	}
+}
