@@ -26,7 +26,8 @@ import (
 // alternated pairs.
 //
 // The cost: sysmon wakes every 10 ms in an idle process, and a syscall
-// blocks its P for up to that poll before another thread takes it.
+// blocks its P for up to that poll before another thread takes it (the
+// engines' fsyncs do not: they park on io_uring, engine/syncring).
 const sysmonGODEBUG = "schedtrace=2147483647"
 
 // reexecForGODEBUG re-executes the binary with sysmonGODEBUG added to

@@ -67,12 +67,12 @@ func storageMetrics(storage *txn.Storage) []prometheus.Collector {
 }
 
 // fsyncCounter counts the engines' fsyncs that went through io_uring
-// (path "io_uring") or, the ring being full, fell back to the system call
-// (path "fallback"). Both stay 0 when io_uring is off or unavailable:
-// every fsync is then the plain system call.
+// (path "io_uring") or fell back to the system call (path "fallback": the
+// ring full, or refusing the operation). Both stay 0 when io_uring is off
+// or unavailable: every fsync is then the plain system call.
 func fsyncCounter(path string) prometheus.Collector {
 	return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "strata_engine_ring_fsyncs_total",
-		Help:        "Engine fsyncs run through io_uring (io_uring) or by the system call when the ring was full (fallback); 0 and 0 when io_uring is off or unavailable.",
+		Help:        "Engine fsyncs run through io_uring (io_uring) or by the system call when the ring was full or refused them (fallback); 0 and 0 when io_uring is off or unavailable.",
 		ConstLabels: prometheus.Labels{"path": path}},
 		func() float64 {
 			sub, fb := syncring.SharedStats()

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/strata-db/strata/internal/store/engine/syncring"
 	"github.com/strata-db/strata/tests/testproc"
@@ -40,12 +38,6 @@ func TestFsyncThroughIOUring(t *testing.T) {
 		t.Skipf("io_uring unavailable on this kernel: %v", err)
 	}
 	r.Close()
-	statusRE := regexp.MustCompile(`strata server status on (127\.0\.0\.1:\d+)`)
-	start := func(dataDir string, args ...string) (*sqlNode, string) {
-		p := testproc.Start(t, append([]string{"server", "--data-dir", dataDir, "--port", "0", "--status-port", "0"}, args...)...)
-		status := p.WaitLine(statusRE, time.Minute)[1]
-		return &sqlNode{t: t, port: p.WaitLine(readyRE, time.Minute)[2], proc: p}, status
-	}
 	ringFsyncs := func(status string) (ring, fallback float64) {
 		m := testproc.Metrics(t, status)
 		return testproc.MetricValue(t, m, `strata_engine_ring_fsyncs_total{path="io_uring"}`),
@@ -54,7 +46,7 @@ func TestFsyncThroughIOUring(t *testing.T) {
 
 	t.Run("default", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "d")
-		n, status := start(dir)
+		n, status := startServerWithStatusIn(t, dir)
 		db := n.db("")
 		for _, q := range []string{"CREATE DATABASE f", "CREATE TABLE f.t (a INT PRIMARY KEY, b INT)", "INSERT INTO f.t VALUES (1, 10)"} {
 			if _, err := db.Exec(q); err != nil {
@@ -70,7 +62,7 @@ func TestFsyncThroughIOUring(t *testing.T) {
 		db.Close()
 		n.proc.Kill()
 
-		n2, _ := start(dir)
+		n2, _ := startServerWithStatusIn(t, dir)
 		var b int
 		if err := n2.db("").QueryRow("SELECT b FROM f.t WHERE a = 1").Scan(&b); err != nil || b != 10 {
 			t.Fatalf("acknowledged row after kill -9: b=%d, %v", b, err)
@@ -82,7 +74,7 @@ func TestFsyncThroughIOUring(t *testing.T) {
 		if err := os.WriteFile(cfg, []byte("[storage]\nio-uring-sync = false\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		n, status := start(filepath.Join(t.TempDir(), "d"), "--config", cfg)
+		n, status := startServerWithStatusIn(t, filepath.Join(t.TempDir(), "d"), "--config", cfg)
 		db := n.db("")
 		for _, q := range []string{"CREATE DATABASE f", "CREATE TABLE f.t (a INT PRIMARY KEY)", "INSERT INTO f.t VALUES (1)"} {
 			if _, err := db.Exec(q); err != nil {

@@ -17,7 +17,14 @@ import (
 // returns it and the status address.
 func startServerWithStatus(t *testing.T) (*sqlNode, string) {
 	t.Helper()
-	p := testproc.Start(t, "server", "--data-dir", filepath.Join(t.TempDir(), "d"), "--port", "0", "--status-port", "0")
+	return startServerWithStatusIn(t, filepath.Join(t.TempDir(), "d"))
+}
+
+// startServerWithStatusIn is startServerWithStatus on data folder dir,
+// with args added to the command line.
+func startServerWithStatusIn(t *testing.T, dir string, args ...string) (*sqlNode, string) {
+	t.Helper()
+	p := testproc.Start(t, append([]string{"server", "--data-dir", dir, "--port", "0", "--status-port", "0"}, args...)...)
 	statusAddr := p.WaitLine(regexp.MustCompile(`strata server status on (127\.0\.0\.1:\d+)`), time.Minute)[1]
 	return &sqlNode{t: t, port: p.WaitLine(readyRE, time.Minute)[2], proc: p}, statusAddr
 }

@@ -146,7 +146,7 @@ func New(entries uint32) (*Ring, error) {
 	r.sqArray = unsafe.Slice(u32(p.sqOff.array), p.sqEntries)
 	r.sqes = unsafe.Slice((*sqe)(unsafe.Pointer(&sqeMem[0])), p.sqEntries)
 	r.cqes = unsafe.Slice((*cqe)(unsafe.Pointer(&mem[p.cqOff.cqes])), p.cqEntries)
-	// In flight at most: the SQ size, which keeps the CQ (twice as
+	// In flight at most: the SQ size, which also keeps the CQ (twice as
 	// large) from overflowing.
 	r.entries = min(p.sqEntries, p.cqEntries)
 
@@ -228,13 +228,12 @@ func directSync(fd uintptr, datasync bool) error {
 func (r *Ring) submit(fd uintptr, datasync bool, done chan int32) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// Every entry not yet completed has a waiter, so below the bound the
+	// submission queue has a free slot too.
 	if r.closed || uint32(len(r.waiters)) >= r.entries {
 		return false
 	}
 	tail := atomic.LoadUint32(r.sqTail)
-	if tail-atomic.LoadUint32(r.sqHead) >= uint32(len(r.sqes)) {
-		return false
-	}
 	r.nextID++
 	id := r.nextID
 	idx := tail & r.sqMask

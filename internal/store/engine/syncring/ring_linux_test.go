@@ -4,6 +4,7 @@ package syncring
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -83,7 +84,7 @@ func TestSyncOverflowFallsBack(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			f, err := os.Create(filepath.Join(dir, "f"+string(rune('a'+i%26))+string(rune('a'+i/26))))
+			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("f%d", i)))
 			if err != nil {
 				errs <- err
 				return
