@@ -25,6 +25,7 @@ func registerRaftMetrics(st *status.Server, s *raftstore.Store) {
 		counter("read_index_total", "Reads that needed a ReadIndex round.", func(x raftstore.Stats) uint64 { return x.ReadIndexReads }),
 		counter("messages_sent_total", "Raft messages sent to other stores.", func(x raftstore.Stats) uint64 { return x.RaftMessagesSent }),
 		counter("commit_only_appends_dropped_total", "Appends without entries to up-to-date followers not sent (the commit index travels with the next append or heartbeat).", func(x raftstore.Stats) uint64 { return x.CommitOnlyDropped }),
+		counter("appends_merged_total", "Appends to a follower sent inside the previous append to it from the same round (one message, one reply).", func(x raftstore.Stats) uint64 { return x.AppendsMerged }),
 		counter("snapshots_sent_total", "Region snapshots sent.", func(x raftstore.Stats) uint64 { return x.SnapshotsSent }),
 		counter("snapshots_applied_total", "Region snapshots applied.", func(x raftstore.Stats) uint64 { return x.SnapshotsApplied }),
 		gauge("regions", "Regions with a peer on this store.", func(x raftstore.Stats) int { return x.Regions }),

@@ -137,6 +137,95 @@ func (p *peer) dropCommitOnly(msgs []*raftpb.Message) []*raftpb.Message {
 	return out
 }
 
+// maxMergedAppend bounds the entries' bytes of an append mergeAppends
+// builds, as Config.MaxSizePerMsg bounds one raft builds.
+const maxMergedAppend = 1 << 20
+
+// mergeAppends folds a leader's appends to one follower that follow each
+// other in msgs, each starting where the previous one ended, into one
+// append (TiKV's raft-rs does the same: batch_append). Raft sends an
+// append per proposal, so a round that took several proposals sent each
+// follower as many appends; each cost it a step and a reply, and the
+// leader that reply. The merged append carries the entries of all, in
+// order, and the last one's commit index; raft's inflight window counts
+// the parts, and the one reply, acknowledging the last entry, frees them
+// all. Another message to the same follower in between ends the run.
+// Loop goroutine.
+func (p *peer) mergeAppends(msgs []*raftpb.Message) []*raftpb.Message {
+	if len(msgs) < 2 || !p.isLeader.Load() {
+		return msgs
+	}
+	type lastSent struct {
+		to   uint64
+		at   int // index in out of the last message to to
+		size int // entry bytes of out[at] if merged into
+	}
+	var buf [4]lastSent
+	lasts := buf[:0]
+	out := msgs[:0]
+	for _, m := range msgs {
+		j := -1
+		for k := range lasts {
+			if lasts[k].to == m.GetTo() {
+				j = k
+				break
+			}
+		}
+		if j >= 0 && m.GetType() == raftpb.MsgApp {
+			prev := out[lasts[j].at]
+			if size, ok := mergeableAppend(prev, m, lasts[j].size); ok {
+				// A fresh slice: raft's entries may share their array
+				// with its log and with the appends to other followers.
+				ents := make([]*raftpb.Entry, 0, len(prev.GetEntries())+len(m.GetEntries()))
+				ents = append(append(ents, prev.GetEntries()...), m.GetEntries()...)
+				prev.Entries = ents
+				prev.Commit = proto.Uint64(max(prev.GetCommit(), m.GetCommit()))
+				lasts[j].size = size
+				p.s.metrics.appendMerged()
+				continue
+			}
+		}
+		out = append(out, m)
+		if j < 0 {
+			lasts = append(lasts, lastSent{to: m.GetTo()})
+			j = len(lasts) - 1
+		}
+		lasts[j].at, lasts[j].size = len(out)-1, -1
+	}
+	clear(msgs[len(out):]) // drop the merged messages' pointers
+	return out
+}
+
+// mergeableAppend reports whether append next starts where append prev
+// ends, in the same term, and the entries' bytes of the two merged (size:
+// prev's, or -1 not counted yet) stay within maxMergedAppend.
+func mergeableAppend(prev, next *raftpb.Message, size int) (int, bool) {
+	if prev.GetType() != raftpb.MsgApp || prev.GetTerm() != next.GetTerm() {
+		return 0, false
+	}
+	ents := prev.GetEntries()
+	lastIndex, lastTerm := prev.GetIndex()+uint64(len(ents)), prev.GetLogTerm()
+	if len(ents) > 0 {
+		lastTerm = ents[len(ents)-1].GetTerm()
+	}
+	if next.GetIndex() != lastIndex || next.GetLogTerm() != lastTerm {
+		return 0, false
+	}
+	if size < 0 {
+		size = entriesSize(ents)
+	}
+	size += entriesSize(next.GetEntries())
+	return size, size <= maxMergedAppend
+}
+
+func entriesSize(ents []*raftpb.Entry) int {
+	n := 0
+	for _, e := range ents {
+		n += len(e.GetData())
+	}
+	return n
+}
+
 // replicatingAt reports whether follower id is replicating and has
 // matched the log up to index. Loop goroutine.
 func (p *peer) replicatingAt(id, index uint64) bool {

@@ -1,6 +1,7 @@
 package raftstore
 
 import (
+	"runtime"
 	"sync"
 	"time"
 )
@@ -66,6 +67,14 @@ func (l *raftLoop) run() {
 		case <-l.s.stopped:
 			return
 		case <-l.notify:
+			// Let the goroutines that are runnable now (requests about to
+			// propose, messages being received) post first, so that this
+			// round takes them together: the proposals of one round leave
+			// as one append per follower (mergeAppends). Without it the
+			// scheduler runs the loop right after the first poster, and
+			// under 16-thread sysbench writes each round took about one
+			// proposal.
+			runtime.Gosched()
 		case <-ticker.C:
 			tick = true
 		}

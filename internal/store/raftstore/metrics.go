@@ -7,7 +7,7 @@ type storeMetrics struct {
 	logWrites, logEntries, logSyncs        atomic.Uint64
 	leaseReads, readIndexes                atomic.Uint64
 	snapGen, snapSent, snapRecv, snapApply atomic.Uint64
-	raftMsgs, commitOnly                   atomic.Uint64
+	raftMsgs, commitOnly, appendsMerged    atomic.Uint64
 }
 
 func (m *storeMetrics) raftLogWrite(entries int, synced bool) {
@@ -20,6 +20,7 @@ func (m *storeMetrics) raftLogWrite(entries int, synced bool) {
 func (m *storeMetrics) leaseRead()         { m.leaseReads.Add(1) }
 func (m *storeMetrics) raftSent(n int)     { m.raftMsgs.Add(uint64(n)) }
 func (m *storeMetrics) commitOnlyDropped() { m.commitOnly.Add(1) }
+func (m *storeMetrics) appendMerged()      { m.appendsMerged.Add(1) }
 func (m *storeMetrics) readIndex()         { m.readIndexes.Add(1) }
 func (m *storeMetrics) snapshotGenerated() { m.snapGen.Add(1) }
 func (m *storeMetrics) snapshotSent()      { m.snapSent.Add(1) }
@@ -38,8 +39,10 @@ type Stats struct {
 	SnapshotsGenerated, SnapshotsSent, SnapshotsReceived, SnapshotsApplied uint64
 	// RaftMessagesSent went to other stores (responses included);
 	// CommitOnlyDropped are a leader's appends that would only have told
-	// an up-to-date follower the commit index (dropCommitOnly).
-	RaftMessagesSent, CommitOnlyDropped uint64
+	// an up-to-date follower the commit index (dropCommitOnly);
+	// AppendsMerged are a leader's appends that went out inside the
+	// previous append to the same follower (mergeAppends).
+	RaftMessagesSent, CommitOnlyDropped, AppendsMerged uint64
 	// Regions and Leaders here.
 	Regions, Leaders int
 }
@@ -52,7 +55,7 @@ func (s *Store) Stats() Stats {
 		LeaseReads: m.leaseReads.Load(), ReadIndexReads: m.readIndexes.Load(),
 		SnapshotsGenerated: m.snapGen.Load(), SnapshotsSent: m.snapSent.Load(),
 		SnapshotsReceived: m.snapRecv.Load(), SnapshotsApplied: m.snapApply.Load(),
-		RaftMessagesSent: m.raftMsgs.Load(), CommitOnlyDropped: m.commitOnly.Load(),
+		RaftMessagesSent: m.raftMsgs.Load(), CommitOnlyDropped: m.commitOnly.Load(), AppendsMerged: m.appendsMerged.Load(),
 		Leaders: s.LeaderCount(),
 	}
 	st.Regions = len(s.Regions())

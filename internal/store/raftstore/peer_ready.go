@@ -267,7 +267,7 @@ func (p *peer) handleReady(job *writeJob) error {
 			return err
 		}
 	}
-	p.s.sendRaftMessages(p, p.dropCommitOnly(out))
+	p.s.sendRaftMessages(p, p.dropCommitOnly(p.mergeAppends(out)))
 	if applyMsg != nil {
 		p.applyCommitted(applyMsg)
 	}
