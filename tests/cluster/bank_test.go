@@ -23,6 +23,8 @@ type bank struct {
 	nextID  atomic.Int64
 	mu      sync.Mutex
 	acked   []int64 // transfers whose COMMIT returned success
+	ackedTx map[int64]transferErr
+	errored []transferErr
 	failed  atomic.Int64
 	lastErr atomic.Value
 }
@@ -53,18 +55,33 @@ func (b *bank) run(ctx context.Context, workers int) *sync.WaitGroup {
 					continue
 				}
 				tid := b.nextID.Add(1)
-				if err := b.transfer(ctx, tid, src, dst, int64(rng.Intn(10)+1)); err != nil {
+				amount := int64(rng.Intn(10) + 1)
+				if err := b.transfer(ctx, tid, src, dst, amount); err != nil {
 					b.failed.Add(1)
 					b.lastErr.Store(err.Error())
+					b.mu.Lock()
+					b.errored = append(b.errored, transferErr{tid, int64(src), int64(dst), amount, err.Error()})
+					b.mu.Unlock()
 					continue
 				}
 				b.mu.Lock()
 				b.acked = append(b.acked, tid)
+				if b.ackedTx == nil {
+					b.ackedTx = map[int64]transferErr{}
+				}
+				b.ackedTx[tid] = transferErr{tid, int64(src), int64(dst), amount, ""}
 				b.mu.Unlock()
 			}
 		}(int64(w))
 	}
 	return &wg
+}
+
+// transferErr is a transfer that returned an error: it may or may not
+// have happened, but all of it or nothing.
+type transferErr struct {
+	tid, src, dst, amount int64
+	err                   string
 }
 
 func (b *bank) transfer(ctx context.Context, tid int64, src, dst int, amount int64) error {
@@ -95,6 +112,28 @@ func (b *bank) transfer(ctx context.Context, tid int64, src, dst int, amount int
 		return err
 	}
 	return tx.Commit()
+}
+
+// suspects says which acknowledged transfers the log lacks, which failed
+// ones it has, and every transfer between two of the accounts off.
+func (b *bank) suspects(logged map[int64]bool, off map[int64]bool) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var lost, between []string
+	for _, tid := range b.acked {
+		if !logged[tid] {
+			lost = append(lost, fmt.Sprint(tid))
+		}
+		if e := b.ackedTx[tid]; off[e.src] && off[e.dst] {
+			between = append(between, fmt.Sprintf("acknowledged tid %d %d->%d %d", e.tid, e.src, e.dst, e.amount))
+		}
+	}
+	for _, e := range b.errored {
+		if logged[e.tid] || off[e.src] && off[e.dst] {
+			between = append(between, fmt.Sprintf("failed tid %d %d->%d %d logged=%v: %s", e.tid, e.src, e.dst, e.amount, logged[e.tid], e.err))
+		}
+	}
+	return fmt.Sprintf("acknowledged, not logged: %v; suspects: %v", lost, between)
 }
 
 // ackedCount returns how many transfers were acknowledged so far.
@@ -156,10 +195,16 @@ func (b *bank) check() {
 		b.t.Fatal(err)
 	}
 	rows.Close()
+	var bad []string
+	off := map[int64]bool{}
 	for id, v := range want {
 		if bal[id] != v {
-			b.t.Fatalf("bank: account %d has %d, the log says %d", id, bal[id], v)
+			bad = append(bad, fmt.Sprintf("account %d has %d, the log says %d", id, bal[id], v))
+			off[int64(id)] = true
 		}
+	}
+	if len(bad) > 0 {
+		b.t.Fatalf("bank: %v; %s", bad, b.suspects(logged, off))
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
