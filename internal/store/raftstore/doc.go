@@ -64,6 +64,10 @@
 //   - A leader does not send an append without entries to a follower
 //     that already has everything before it (it would only carry the new
 //     commit index, which the next append or heartbeat carries too).
+//     A leader's appends of one round to one follower, each starting where
+//     the previous ended, leave as one append (one step, one reply); the
+//     loop yields once when woken so that a round takes the proposals
+//     runnable then.
 //   - Reads: a leader serves from kvdb while its lease holds (granted by a
 //     quorum's acknowledgement of a proposal or ReadIndex sent at t, until
 //     t + election timeout − 2 ticks; PreVote and CheckQuorum keep rivals
