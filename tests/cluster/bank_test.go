@@ -22,9 +22,8 @@ type bank struct {
 
 	nextID  atomic.Int64
 	mu      sync.Mutex
-	acked   []int64 // transfers whose COMMIT returned success
-	ackedTx map[int64]transferErr
-	errored []transferErr
+	acked   []transfer // COMMIT returned success
+	errored []transfer // returned an error: all of it or nothing happened
 	failed  atomic.Int64
 	lastErr atomic.Value
 }
@@ -60,16 +59,12 @@ func (b *bank) run(ctx context.Context, workers int) *sync.WaitGroup {
 					b.failed.Add(1)
 					b.lastErr.Store(err.Error())
 					b.mu.Lock()
-					b.errored = append(b.errored, transferErr{tid, int64(src), int64(dst), amount, err.Error()})
+					b.errored = append(b.errored, transfer{tid, src, dst, amount, err.Error()})
 					b.mu.Unlock()
 					continue
 				}
 				b.mu.Lock()
-				b.acked = append(b.acked, tid)
-				if b.ackedTx == nil {
-					b.ackedTx = map[int64]transferErr{}
-				}
-				b.ackedTx[tid] = transferErr{tid, int64(src), int64(dst), amount, ""}
+				b.acked = append(b.acked, transfer{tid, src, dst, amount, ""})
 				b.mu.Unlock()
 			}
 		}(int64(w))
@@ -77,11 +72,12 @@ func (b *bank) run(ctx context.Context, workers int) *sync.WaitGroup {
 	return &wg
 }
 
-// transferErr is a transfer that returned an error: it may or may not
-// have happened, but all of it or nothing.
-type transferErr struct {
-	tid, src, dst, amount int64
-	err                   string
+// transfer is one transfer the workload ran, and its error if any.
+type transfer struct {
+	tid      int64
+	src, dst int
+	amount   int64
+	err      string
 }
 
 func (b *bank) transfer(ctx context.Context, tid int64, src, dst int, amount int64) error {
@@ -116,15 +112,15 @@ func (b *bank) transfer(ctx context.Context, tid int64, src, dst int, amount int
 
 // suspects says which acknowledged transfers the log lacks, which failed
 // ones it has, and every transfer between two of the accounts off.
-func (b *bank) suspects(logged map[int64]bool, off map[int64]bool) string {
+func (b *bank) suspects(logged map[int64]bool, off map[int]bool) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var lost, between []string
-	for _, tid := range b.acked {
-		if !logged[tid] {
-			lost = append(lost, fmt.Sprint(tid))
+	for _, e := range b.acked {
+		if !logged[e.tid] {
+			lost = append(lost, fmt.Sprint(e.tid))
 		}
-		if e := b.ackedTx[tid]; off[e.src] && off[e.dst] {
+		if off[e.src] && off[e.dst] {
 			between = append(between, fmt.Sprintf("acknowledged tid %d %d->%d %d", e.tid, e.src, e.dst, e.amount))
 		}
 	}
@@ -196,11 +192,11 @@ func (b *bank) check() {
 	}
 	rows.Close()
 	var bad []string
-	off := map[int64]bool{}
+	off := map[int]bool{}
 	for id, v := range want {
 		if bal[id] != v {
 			bad = append(bad, fmt.Sprintf("account %d has %d, the log says %d", id, bal[id], v))
-			off[int64(id)] = true
+			off[id] = true
 		}
 	}
 	if len(bad) > 0 {
@@ -208,9 +204,9 @@ func (b *bank) check() {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for _, tid := range b.acked {
-		if !logged[tid] {
-			b.t.Fatalf("bank: acknowledged transfer %d is lost", tid)
+	for _, e := range b.acked {
+		if !logged[e.tid] {
+			b.t.Fatalf("bank: acknowledged transfer %d is lost", e.tid)
 		}
 	}
 	b.t.Logf("bank: %d transfers acknowledged, %d in the log, %d failed (last error: %v)",

@@ -64,13 +64,17 @@ type Pebble struct {
 
 var _ Engine = (*Pebble)(nil)
 
-// SyncRingFS returns fs (nil: the OS disk) with its fsyncs run through
-// the process's io_uring, or unchanged where there is none.
-func SyncRingFS(fs vfs.FS) vfs.FS {
+// SyncFS returns fs (nil: the OS disk) as an engine with options o
+// uses it: with o.IOUringSync, its fsyncs run through the process's
+// io_uring where there is one.
+func (o Options) SyncFS(fs vfs.FS) vfs.FS {
 	if fs == nil {
 		fs = vfs.Default
 	}
-	return syncring.FS(fs)
+	if o.IOUringSync {
+		return syncring.FS(fs)
+	}
+	return fs
 }
 
 // Open opens (creating if needed) a Pebble database in dir.
@@ -83,12 +87,8 @@ func Open(dir string, o Options) (*Pebble, error) {
 	if memTable <= 0 {
 		memTable = DefaultMemTableSize
 	}
-	fs := o.FS
-	if o.IOUringSync {
-		fs = SyncRingFS(fs)
-	}
 	opts := &pebble.Options{
-		FS:                          fs,
+		FS:                          o.SyncFS(o.FS),
 		CacheSize:                   cacheSize,
 		MemTableSize:                uint64(memTable),
 		MemTableStopWritesThreshold: 4,

@@ -158,7 +158,7 @@ func (p *peer) mergeAppends(msgs []*raftpb.Message) []*raftpb.Message {
 	type lastSent struct {
 		to   uint64
 		at   int // index in out of the last message to to
-		size int // entry bytes of out[at] if merged into
+		size int // entry bytes of out[at] once merged into (it then owns its entries), else -1
 	}
 	var buf [4]lastSent
 	lasts := buf[:0]
@@ -174,11 +174,13 @@ func (p *peer) mergeAppends(msgs []*raftpb.Message) []*raftpb.Message {
 		if j >= 0 && m.GetType() == raftpb.MsgApp {
 			prev := out[lasts[j].at]
 			if size, ok := mergeableAppend(prev, m, lasts[j].size); ok {
-				// A fresh slice: raft's entries may share their array
-				// with its log and with the appends to other followers.
-				ents := make([]*raftpb.Entry, 0, len(prev.GetEntries())+len(m.GetEntries()))
-				ents = append(append(ents, prev.GetEntries()...), m.GetEntries()...)
-				prev.Entries = ents
+				if lasts[j].size < 0 {
+					// prev's first merge: a slice of our own, as raft's
+					// entries may share their array with its log and
+					// with the appends to other followers.
+					prev.Entries = slices.Clip(prev.Entries)
+				}
+				prev.Entries = append(prev.Entries, m.GetEntries()...)
 				prev.Commit = proto.Uint64(max(prev.GetCommit(), m.GetCommit()))
 				lasts[j].size = size
 				p.s.metrics.appendMerged()

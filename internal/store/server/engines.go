@@ -31,11 +31,7 @@ func OpenEngines(dir string, eo engine.Options) (*engine.Pebble, *pebble.DB, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("open kv engine: %w", err)
 	}
-	raftFS := vfs.Default
-	if eo.IOUringSync {
-		raftFS = engine.SyncRingFS(raftFS)
-	}
-	raftdb, err := pebble.Open(filepath.Join(dir, "raft"), &pebble.Options{Logger: eo.Logger, MemTableSize: 64 << 20, FS: raftFS})
+	raftdb, err := pebble.Open(filepath.Join(dir, "raft"), &pebble.Options{Logger: eo.Logger, MemTableSize: 64 << 20, FS: eo.SyncFS(vfs.Default)})
 	if err != nil {
 		kv.Close()
 		return nil, nil, fmt.Errorf("open raft engine: %w", err)
