@@ -56,7 +56,9 @@ const DefaultMaxMemPessimisticLocks = 1 << 16
 //
 // A leader about to transfer leadership writes its region's locks through
 // raft first (HandoffLocks), as TiKV does, so a planned transfer loses
-// none. A lock lost otherwise (the leader died or was deposed) is not
+// none, except those a write in flight replaces (marked leaving when the
+// write is split off, before it is proposed: the hand-off must not put
+// them back over that write). A lock lost otherwise (the leader died or was deposed) is not
 // detected by a batch that only changes memory locks (no raft write, no
 // term check): a transaction that only locks (SELECT ... FOR UPDATE, then
 // COMMIT) can then lose its mutual exclusion; one that writes cannot lose
@@ -74,6 +76,12 @@ type memPessimisticLocks struct {
 type memPessimisticLock struct {
 	value          []byte
 	regionID, term uint64
+	// leaving: a write that replaces or deletes the lock is on its way
+	// (TiKV's deleted mark). The lock still counts until that write
+	// succeeds, but a hand-off leaves it out: written after that write
+	// in the raft log, its stale copy would put the pessimistic lock
+	// back over the prewrite lock (or the commit) that replaced it.
+	leaving bool
 }
 
 // memLockChange is one change a write command makes to the table once
@@ -194,6 +202,11 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 			case inMem:
 				changes = append(changes, memLockChange{key: string(key)})
 				pending[string(key)] = false
+				if l, ok := m.locks[string(key)]; ok {
+					// Marked before the write is proposed: see leaving.
+					l.leaving = true
+					m.locks[string(key)] = l
+				}
 				keep = op.Kind == engine.OpPut || engineMayHave(key)
 			}
 		}
@@ -277,6 +290,14 @@ func (sc *memScope) txnKeys(startTS uint64) [][]byte {
 // term ends with the transfer, and a command of this term that changes
 // one writes it through raft, as the handed-over copy is in the lock
 // index once applied).
+//
+// A lock that a write in flight replaces or deletes (a prewrite, a
+// rollback) is left out: that write may already be in the raft log ahead
+// of the hand-off, which would then put the pessimistic lock back over
+// its result. The raftstore proposes the hand-off in the same step that
+// calls this, so a write marked later is proposed after it and applies
+// over the handed-over copy. A lock left out is lost to the new leader,
+// which is safe: the prewrite's amend check then decides.
 func (s *Storage) HandoffLocks(regionID, term uint64) *engine.Batch {
 	m := s.mem
 	if m == nil {
@@ -286,7 +307,7 @@ func (s *Storage) HandoffLocks(regionID, term uint64) *engine.Batch {
 	defer m.mu.Unlock()
 	var b engine.Batch
 	for k, l := range m.locks {
-		if l.regionID == regionID && l.term == term {
+		if l.regionID == regionID && l.term == term && !l.leaving {
 			b.Put(mvcc.LockKey([]byte(k)), l.value)
 		}
 	}
