@@ -22,6 +22,8 @@ Commands:
   region ID              one region in detail
   operators [history]    scheduling operators (running, or the latest retired ones):
                          region, kind, description, status, age
+  operator add transfer-leader REGION STORE
+                         move region REGION's leadership to its voter on store STORE
   members                PD members; the leader is marked *
   config [show]          the cluster config (replication and schedule keys)
   config set KEY VALUE   change one config key, e.g. schedule.max-store-down-time 1h
@@ -85,6 +87,13 @@ func runCtl(args []string, stdout, stderr io.Writer) int {
 		err = x.operators(ctx, "/pd/api/v1/operators")
 	case cmd == "operators" && len(rest) == 1 && rest[0] == "history":
 		err = x.operators(ctx, "/pd/api/v1/operators/history")
+	case cmd == "operator" && len(rest) == 4 && rest[0] == "add" && rest[1] == "transfer-leader":
+		region, rerr := strconv.ParseUint(rest[2], 10, 64)
+		store, serr := strconv.ParseUint(rest[3], 10, 64)
+		if rerr != nil || serr != nil {
+			return bad("operator add transfer-leader REGION STORE: %q %q are not ids", rest[2], rest[3])
+		}
+		err = x.addOperator(ctx, pdserver.OperatorRequestJSON{Name: rest[1], RegionID: region, ToStoreID: store})
 	case cmd == "members" && len(rest) == 0:
 		err = x.members(ctx)
 	case cmd == "config" && (len(rest) == 0 || len(rest) == 1 && rest[0] == "show"):
@@ -170,6 +179,24 @@ func (x ctlRun) operators(ctx context.Context, path string) error {
 		return err
 	}
 	ops, err := pdctl.DecodeOperators(raw)
+	if err != nil {
+		return err
+	}
+	return pdctl.WriteOperators(x.stdout, ops, time.Now())
+}
+
+// addOperator asks PD for an admin operator and shows it as a row of
+// `operators`.
+func (x ctlRun) addOperator(ctx context.Context, req pdserver.OperatorRequestJSON) error {
+	raw, err := x.c.Post(ctx, "/pd/api/v1/operators", req, nil)
+	if err != nil {
+		return err
+	}
+	if x.json {
+		_, err = x.stdout.Write(withNewline(raw))
+		return err
+	}
+	ops, err := pdctl.DecodeOperators(append(append([]byte("["), raw...), ']'))
 	if err != nil {
 		return err
 	}

@@ -225,6 +225,8 @@ func TestCtlErrors(t *testing.T) {
 		{[]string{"ctl", "bogus"}, 2, "unknown command"},
 		{[]string{"ctl", "region", "abc"}, 2, "not a region id"},
 		{[]string{"ctl", "config", "set", "x"}, 2, "wrong arguments"},
+		{[]string{"ctl", "operator", "add", "transfer-leader", "2", "x"}, 2, "are not ids"},
+		{[]string{"ctl", "operator", "add", "split-region", "2"}, 2, "wrong arguments"},
 		{[]string{"ctl", "--nope", "stores"}, 2, "flag provided but not defined"},
 		{[]string{"ctl", "--pd", closed, "stores"}, 1, "cannot reach PD at " + closed},
 	} {

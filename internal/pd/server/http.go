@@ -21,7 +21,7 @@ import (
 //	GET  /pd/api/v1/stores, /pd/api/v1/regions,
 //	     /pd/api/v1/region/id/{id}, /pd/api/v1/config,
 //	     /pd/api/v1/operators                          the leader
-//	POST /pd/api/v1/config                             the leader
+//	POST /pd/api/v1/config, /pd/api/v1/operators       the leader
 //
 // A follower redirects leader-only requests to the leader (307, so a POST
 // keeps its body), or answers 503 while no leader is known.
@@ -111,6 +111,9 @@ func (s *Server) httpHandler() http.Handler {
 	}))
 	mux.HandleFunc("GET /pd/api/v1/operators", s.onLeader(func(t *term, w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, t.coord.Controller().Operators())
+	}))
+	mux.HandleFunc("POST /pd/api/v1/operators", s.onLeader(func(t *term, w http.ResponseWriter, r *http.Request) {
+		t.addOperator(w, r)
 	}))
 	mux.HandleFunc("GET /pd/api/v1/operators/history", s.onLeader(func(t *term, w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, t.coord.Controller().History())

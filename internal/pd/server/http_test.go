@@ -120,6 +120,59 @@ func TestHTTPAPI(t *testing.T) {
 		t.Fatalf("operators: %d %s", code, body)
 	}
 
+	// An admin operator: transfer-leader, as PD's API takes it; it goes
+	// back to the leader in the region's next heartbeat response.
+	if err := c.PutStore(ctx, &pdpb.Store{Id: 5, Address: "127.0.0.1:20161"}); err != nil {
+		t.Fatal(err)
+	}
+	two := &kvrpcpb.Region{Id: 2, RegionEpoch: &kvrpcpb.RegionEpoch{ConfVer: 2, Version: 1},
+		Peers: []*kvrpcpb.Peer{{Id: 3, StoreId: 1}, {Id: 4, StoreId: 5}}}
+	answers := make(chan *pdpb.RegionHeartbeatResponse, 16)
+	hb := c.RegionHeartbeat(ctx, func(r *pdpb.RegionHeartbeatResponse) { answers <- r })
+	defer hb.Close()
+	heartbeat := func() {
+		t.Helper()
+		if err := hb.Send(&pdpb.RegionHeartbeatRequest{Region: two, Leader: two.Peers[0], Term: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	heartbeat()
+	waitFor(t, "region 2 led from store 1 with a voter on store 5", func() bool {
+		_, body := get(t, base+"/pd/api/v1/region/id/2")
+		r := decode[server.RegionJSON](t, body)
+		return r.Leader != nil && r.Leader.StoreID == 1 && len(r.Peers) == 2
+	})
+	for _, bad := range []struct {
+		body string
+		code int
+	}{
+		{`{"name": "transfer-leader", "region_id": 2, "to_store_id": 1}`, 400}, // leads there already
+		{`{"name": "transfer-leader", "region_id": 2, "to_store_id": 9}`, 400}, // no voter there
+		{`{"name": "transfer-leader", "region_id": 77, "to_store_id": 5}`, 404},
+		{`{"name": "split-region", "region_id": 2}`, 400},
+		{`not json`, 400},
+	} {
+		if code, body := post(t, base+"/pd/api/v1/operators", bad.body); code != bad.code {
+			t.Fatalf("operator %s: %d %s, want %d", bad.body, code, body, bad.code)
+		}
+	}
+	code, body = post(t, base+"/pd/api/v1/operators", `{"name": "transfer-leader", "region_id": 2, "to_store_id": 5}`)
+	if op := decode[map[string]any](t, body); code != 200 || op["kind"] != "admin" || op["status"] != "running" || op["region_id"] != 2.0 {
+		t.Fatalf("transfer-leader operator: %d %s", code, body)
+	}
+	heartbeat()
+	select {
+	case r := <-answers:
+		if r.GetTransferLeader().GetPeer().GetId() != 4 {
+			t.Fatalf("heartbeat answer %v, want a transfer to peer 4", r)
+		}
+	case <-ctx.Done():
+		t.Fatal("no heartbeat answer with the transfer")
+	}
+	if code, body := get(t, base+"/pd/api/v1/operators"); code != 200 || !strings.Contains(body, "admin-transfer-leader") {
+		t.Fatalf("operators: %d %s", code, body)
+	}
+
 	// Config: defaults, an update, a refused update, persisted across a
 	// restart.
 	code, body = get(t, base+"/pd/api/v1/config")
@@ -143,5 +196,17 @@ func TestHTTPAPI(t *testing.T) {
 	cfg = decode[map[string]map[string]any](t, body)
 	if code != 200 || cfg["replication"]["max-replicas"] != 5.0 || cfg["schedule"]["max-store-down-time"] != "1h0m0s" {
 		t.Fatalf("config after restart: %d %s", code, body)
+	}
+}
+
+// waitFor polls cond until it holds, or fails the test after 20 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -1,0 +1,120 @@
+package cluster
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
+	"github.com/strata-db/strata/tests/testproc"
+)
+
+// Leader transfers under a bank workload: round after round, every
+// region's leadership moves to another voter (`strata ctl operator add
+// transfer-leader`, an admin operator of PD) while transfers run. A
+// leader about to transfer hands its in-memory pessimistic locks over
+// through raft; a hand-off written after a prewrite that replaced one of
+// them once put the pessimistic lock back over the prewrite, and the
+// acknowledged transfer's commit then wrote nothing. No transfer may be
+// lost or half-applied.
+func TestLeaderTransfersUnderLoad(t *testing.T) {
+	c, b, _, stop := bankUnderLoad(t, clusterOpts{kv: 3, sql: 1})
+	b.progress(c, 50, "before the leader transfers")
+	pc := c.pdClient()
+	bin, err := testproc.Binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rounds = 20
+	moved := 0
+	for round := range rounds {
+		rs, err := scanRegions(pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[uint64]uint64{} // region -> store asked to lead it
+		for _, r := range rs {
+			var voters []uint64
+			for _, p := range r.GetRegion().GetPeers() {
+				if p.GetRole() == kvrpcpb.PeerRole_Voter && p.GetStoreId() != r.GetLeader().GetStoreId() {
+					voters = append(voters, p.GetStoreId())
+				}
+			}
+			if len(voters) == 0 {
+				continue
+			}
+			id, to := r.GetRegion().GetId(), voters[round%len(voters)]
+			out, err := exec.Command(bin, "ctl", "--pd", c.pdAddr, "operator", "add", "transfer-leader",
+				fmt.Sprint(id), fmt.Sprint(to)).CombinedOutput()
+			var exit *exec.ExitError
+			switch {
+			case err == nil:
+				want[id] = to
+			case errors.As(err, &exit) && exit.ExitCode() == 1:
+				// PD refused (the region changed since the scan, or our
+				// last operator on it still runs): this round skips it.
+				t.Logf("round %d: transfer of region %d to store %d refused: %s", round, id, to, strings.TrimSpace(string(out)))
+			default:
+				t.Fatalf("strata ctl operator add transfer-leader %d %d: %v\n%s", id, to, err, out)
+			}
+		}
+		// Each operator ends: the leader moved, or the transfer was
+		// refused by the leader (a follower too far behind) and the
+		// operator timed out.
+		c.waitFor(fmt.Sprintf("round %d's transfers to end", round), 60*time.Second, func() (bool, string) {
+			rs, err := scanRegions(pc)
+			if err != nil {
+				return false, err.Error()
+			}
+			running := 0
+			for _, r := range rs {
+				if to, ok := want[r.GetRegion().GetId()]; ok && r.GetLeader().GetStoreId() == to {
+					moved++
+					delete(want, r.GetRegion().GetId())
+				}
+			}
+			for id := range want {
+				if c.operatorRunning(id) {
+					running++
+				} else {
+					delete(want, id)
+				}
+			}
+			return running == 0, fmt.Sprintf("%d transfers pending", running)
+		})
+		b.progress(c, 10, fmt.Sprintf("after transfer round %d", round))
+	}
+	stop()
+	if moved < rounds {
+		t.Fatalf("only %d leaders moved in %d rounds", moved, rounds)
+	}
+	t.Logf("%d leaders moved in %d rounds", moved, rounds)
+	b.check()
+}
+
+// operatorRunning reports whether PD runs an operator on region id (any
+// error counts as running: the caller asks again).
+func (c *cluster) operatorRunning(id uint64) bool {
+	resp, err := http.Get("http://" + strings.Split(c.pdAddr, ",")[0] + "/pd/api/v1/operators")
+	if err != nil {
+		return true
+	}
+	defer resp.Body.Close()
+	var ops []struct {
+		RegionID uint64 `json:"region_id"`
+	}
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&ops) != nil {
+		return true
+	}
+	for _, op := range ops {
+		if op.RegionID == id {
+			return true
+		}
+	}
+	return false
+}
