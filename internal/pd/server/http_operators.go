@@ -51,7 +51,11 @@ func (t *term) addOperator(w http.ResponseWriter, r *http.Request) {
 	}
 	c := t.coord.Controller()
 	if err := c.AddOperator(op); err != nil {
-		writeError(w, http.StatusConflict, err)
+		code := http.StatusConflict // another admin operator runs there
+		if errors.Is(err, schedule.ErrInvalidOperator) {
+			code = http.StatusBadRequest
+		}
+		writeError(w, code, err)
 		return
 	}
 	view, ok := c.Operator(req.RegionID)

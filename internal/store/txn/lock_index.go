@@ -129,6 +129,26 @@ func (li *lockIndex) keysIn(start, end []byte) ([][]byte, bool) {
 	return out, true
 }
 
+// add lists keys whose lock may reach the engine by a write not made
+// through this Storage (a lock hand-off): listing a key with no lock only
+// costs a lookup, and the write that deletes its lock unlists it.
+func (li *lockIndex) add(keys []string) {
+	if len(keys) == 0 {
+		return
+	}
+	li.mu.Lock()
+	defer li.mu.Unlock()
+	if !li.ready {
+		return
+	}
+	for _, k := range keys {
+		if _, ok := li.keys[k]; !ok {
+			li.keys[k] = struct{}{}
+			li.sorted.ReplaceOrInsert(k)
+		}
+	}
+}
+
 // applied records the lock puts and deletes of a batch just written; when
 // the write failed (written false) only the puts, as it may have landed.
 func (li *lockIndex) applied(b *engine.Batch, written bool) {

@@ -58,11 +58,12 @@ const DefaultMaxMemPessimisticLocks = 1 << 16
 // raft first (HandoffLocks), as TiKV does, so a planned transfer loses
 // none, except those a write in flight replaces (marked leaving when the
 // write is split off, before it is proposed: the hand-off must not put
-// them back over that write). A lock lost otherwise (the leader died or was deposed) is not
-// detected by a batch that only changes memory locks (no raft write, no
-// term check): a transaction that only locks (SELECT ... FOR UPDATE, then
-// COMMIT) can then lose its mutual exclusion; one that writes cannot lose
-// an update.
+// them back over that write); after it, the region's lock changes of
+// that term go through raft too (see HandoffLocks). A lock lost otherwise
+// (the leader died or was deposed) is not detected by a batch that only
+// changes memory locks (no raft write, no term check): a transaction that
+// only locks (SELECT ... FOR UPDATE, then COMMIT) can then lose its
+// mutual exclusion; one that writes cannot lose an update.
 type memPessimisticLocks struct {
 	tl  LeaderTermer
 	max int
@@ -70,7 +71,21 @@ type memPessimisticLocks struct {
 	mu        sync.Mutex
 	locks     map[string]memPessimisticLock
 	lastPurge time.Time
+	// handedOff: the region's locks of a term were handed off for a
+	// leader transfer (see frozenLocked).
+	handedOff map[uint64]handOff
 }
+
+// handOff is when a region's locks of a term were handed off.
+type handOff struct {
+	term uint64
+	at   time.Time
+}
+
+// handOffFreeze is how long after a hand-off the region's leader of that
+// term keeps its pessimistic locks out of memory (TiKV reactivates
+// in-memory locks 10 s after a transfer that did not happen).
+const handOffFreeze = 10 * time.Second
 
 // memPessimisticLock is one in-memory lock: its encoded value and tag.
 type memPessimisticLock struct {
@@ -95,7 +110,22 @@ func newMemPessimisticLocks(tl LeaderTermer, max int) *memPessimisticLocks {
 	if max <= 0 {
 		max = DefaultMaxMemPessimisticLocks
 	}
-	return &memPessimisticLocks{tl: tl, max: max, locks: map[string]memPessimisticLock{}}
+	return &memPessimisticLocks{tl: tl, max: max, locks: map[string]memPessimisticLock{}, handedOff: map[uint64]handOff{}}
+}
+
+// frozenLocked reports whether the scope's locks were handed off lately:
+// then no lock change stays in memory only, as the new leader would not
+// see it (TiKV's TransferringLeader state). The caller holds m.mu.
+func (m *memPessimisticLocks) frozenLocked(sc *memScope) bool {
+	h, ok := m.handedOff[sc.regionID]
+	if !ok {
+		return false
+	}
+	if h.term != sc.term || time.Since(h.at) > handOffFreeze {
+		delete(m.handedOff, sc.regionID)
+		return false
+	}
+	return true
 }
 
 // memScope is what one write command may see and change of the table:
@@ -166,6 +196,7 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 	ops := b.Ops()
 	var pending map[string]bool // keys changed earlier in b: in memory after the change
 	m.mu.Lock()
+	frozen := m.frozenLocked(sc)
 	room := -1 // computed at the first pessimistic put
 	for i, op := range ops {
 		key, isLock := mvcc.DecodeLockKey(op.Key)
@@ -186,7 +217,7 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 				// A key whose lock may be in the engine (taken when the
 				// table was full, or handed over before a leader transfer
 				// that did not happen) keeps it there.
-				toMem = !engineMayHave(key) && (inMem || room > 0)
+				toMem = !frozen && !engineMayHave(key) && (inMem || room > 0)
 			}
 			if (toMem || inMem) && pending == nil {
 				pending = map[string]bool{} // only batches that change the table
@@ -298,6 +329,14 @@ func (sc *memScope) txnKeys(startTS uint64) [][]byte {
 // calls this, so a write marked later is proposed after it and applies
 // over the handed-over copy. A lock left out is lost to the new leader,
 // which is safe: the prewrite's amend check then decides.
+//
+// From then on, for the rest of the term (or handOffFreeze), the
+// region's lock changes go through raft, as the new leader would miss
+// them in memory (they are refused while the transfer is pending, or
+// land after the hand-off): no new lock stays in memory only
+// (frozenLocked), and the handed-off keys join the lock index at once,
+// so that a change of one is written to the engine too, over the
+// handed-over copy, even before that copy applies here.
 func (s *Storage) HandoffLocks(regionID, term uint64) *engine.Batch {
 	m := s.mem
 	if m == nil {
@@ -305,12 +344,16 @@ func (s *Storage) HandoffLocks(regionID, term uint64) *engine.Batch {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.handedOff[regionID] = handOff{term: term, at: time.Now()}
 	var b engine.Batch
+	var keys []string
 	for k, l := range m.locks {
 		if l.regionID == regionID && l.term == term && !l.leaving {
 			b.Put(mvcc.LockKey([]byte(k)), l.value)
+			keys = append(keys, k)
 		}
 	}
+	s.locks.add(keys)
 	b.NoSync = true
 	return &b
 }

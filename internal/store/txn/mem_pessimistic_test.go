@@ -304,3 +304,44 @@ func TestMemPessimisticLocksHandoffSkipsLeaving(t *testing.T) {
 		t.Fatalf("a reads %q after the commit, want v", got)
 	}
 }
+
+// After a hand-off, a change of a handed-off lock is written to the
+// engine even before the hand-off applied there: the 1PC commit proposed
+// after the hand-off deletes the handed-over copy, instead of leaving a
+// pessimistic lock over the committed key (which no resolver could then
+// roll back). And no new lock of that term stays in memory only, where
+// the new leader would not see it.
+func TestMemPessimisticLocksAfterHandoffGoThroughTheEngine(t *testing.T) {
+	s, e := newMemLockStorage(t, Options{})
+	mustLock(t, s, lockReq(10, 10, 0, "a"))
+	b := s.HandoffLocks(1, e.term.Load())
+	e.blockWrites.Store(true)
+	done := make(chan *kvrpcpb.PrewriteResponse, 1)
+	go func() {
+		resp, _ := s.KvPrewrite(bg, &kvrpcpb.PrewriteRequest{Mutations: []*kvrpcpb.Mutation{put("a", "v")},
+			PrimaryLock: []byte("a"), StartVersion: 10, ForUpdateTs: 10, LockTtl: 3000,
+			IsPessimisticLock: []bool{true}, TryOnePc: true})
+		done <- resp
+	}()
+	<-e.entered // the 1PC write is proposed, after the hand-off
+	s.BeforeApply(b)
+	if err := e.hookEngine.Engine.Write(bg, b); err != nil { // the hand-off applies first
+		t.Fatal(err)
+	}
+	s.Applied(b)
+	e.blockWrites.Store(false)
+	e.release <- struct{}{}
+	if resp := <-done; resp == nil || len(resp.Errors) > 0 || resp.OnePcCommitTs == 0 {
+		t.Fatalf("1PC prewrite: %v", resp)
+	}
+	if keys := engineLockKeys(t, s); len(keys) != 0 {
+		t.Fatalf("engine locks %q after the 1PC commit, want none", keys)
+	}
+	if got := mustGet(t, s, "a", 100); got != "v" {
+		t.Fatalf("a reads %q, want v", got)
+	}
+	mustLock(t, s, lockReq(20, 20, 0, "c"))
+	if keys := engineLockKeys(t, s); len(keys) != 1 || keys[0] != "c" || s.mem.len() != 0 {
+		t.Fatalf("a lock taken after the hand-off: engine locks %q, %d in memory; want c in the engine", keys, s.mem.len())
+	}
+}
