@@ -32,7 +32,10 @@
 //     command sees it through mvcc.Reader's lock overlay, and the batch a
 //     command writes is split in two: lock puts and deletes of memory
 //     locks change the table, the rest goes through raft, refused if the
-//     term moved since the request was routed.
+//     term moved since the request was routed. A leader transfer first
+//     writes the table's locks through raft (HandoffLocks), leaving out
+//     those a write in flight replaces; from then on the term's lock
+//     changes go through raft.
 //   - The newest-write record (newest_writes.go): for recently read keys,
 //     the newest write record kvdb holds, consulted by mvcc.Reader
 //     (mvcc.NewestWrites) for point reads and the newer-version checks of
