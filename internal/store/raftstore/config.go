@@ -49,6 +49,10 @@ type Config struct {
 	// 2s).
 	PDHeartbeatInterval    time.Duration
 	StoreHeartbeatInterval time.Duration
+	// HandoffWait bounds how long a leader transfer waits for the writes
+	// in flight whose pessimistic locks its hand-off left out (default
+	// 500ms; see LockHandoff).
+	HandoffWait time.Duration
 	// Logger receives the store's logs (default slog.Default()).
 	Logger *slog.Logger
 	// Latency receives the durations the store measures; nil observers
@@ -116,6 +120,9 @@ func (c *Config) fill() {
 	}
 	if c.StoreHeartbeatInterval <= 0 {
 		c.StoreHeartbeatInterval = 2 * time.Second
+	}
+	if c.HandoffWait <= 0 {
+		c.HandoffWait = 500 * time.Millisecond
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()

@@ -60,7 +60,11 @@
 //     A step-down alone answers nothing: the next leader's log, which
 //     this peer goes on applying, decides each proposal. Leadership is
 //     handed only to a voter replicating within 128 entries of the commit
-//     index, since raft drops proposals until the transferee won.
+//     index, since raft drops proposals until the transferee won. Before
+//     it, the leader proposes its in-memory pessimistic locks (the
+//     LockHandoff) and starts the transfer once that entry applied and
+//     the writes replacing the locks the hand-off left out have answered
+//     (at most HandoffWait), so no lock is lost to a dropped proposal.
 //   - A leader does not send an append without entries to a follower
 //     that already has everything before it (it would only carry the new
 //     commit index, which the next append or heartbeat carries too).

@@ -3,6 +3,7 @@ package raftstore
 import (
 	"bytes"
 	"encoding/binary"
+	"time"
 
 	"go.etcd.io/raft/v3"
 	"go.etcd.io/raft/v3/raftpb"
@@ -16,8 +17,15 @@ import (
 
 // Mailbox items besides raft messages, proposals and reads.
 type (
-	msgTransferLeader struct{ to uint64 }
-	msgSnapStatus     struct {
+	msgTransferLeader struct {
+		to uint64
+		// handedOff: the locks' hand-off applied (or there was none);
+		// the transfer starts once no write it left out is pending, or
+		// at until (store clock).
+		handedOff bool
+		until     int64
+	}
+	msgSnapStatus struct {
 		to     uint64
 		failed bool
 	}
@@ -72,7 +80,16 @@ func (p *peer) handle(it any) {
 		// The transferee may win before our lease would end.
 		p.suspendLease()
 		p.leaseTerm.Store(0)
-		p.handOffLocks()
+		if !m.handedOff {
+			m.handedOff, m.until = true, p.s.now()+int64(p.s.cfg.HandoffWait)
+			if p.handOffLocks(m) {
+				break // goes on once the hand-off applied
+			}
+		}
+		if p.s.handoff != nil && p.s.handoff.HandoffPending(p.regionID, p.term.Load()) && p.s.now() < m.until {
+			time.AfterFunc(time.Millisecond, func() { p.post(m) })
+			break
+		}
 		p.rn.TransferLeader(m.to)
 	case msgSnapStatus:
 		st := raft.SnapshotFinish
@@ -142,16 +159,22 @@ func (p *peer) failReads(err error) {
 // propose appends prop to the raft log if this peer leads and the
 // command's epoch is current. Loop goroutine.
 // handOffLocks proposes the region's in-memory pessimistic locks as a
-// write before a leader transfer: appended ahead of the transfer, the
-// entry reaches the transferee before it may campaign. Nobody waits for
-// it; if it fails, the locks are lost as in a crash.
-func (p *peer) handOffLocks() {
+// write before the leader transfer m, and reports whether it did; the
+// transfer goes on (m posted again) once that entry applied, as TiKV's
+// does once its lock migration committed: the transferee has the locks
+// before it may campaign, and the writes proposed meanwhile, which raft
+// would drop during the transfer, are appended after the hand-off. The
+// locks a write in flight replaces are left out (see txn's HandoffLocks):
+// the transfer then also waits for those writes (HandoffPending), or
+// the transaction would find its lock missing on the new leader. If the
+// hand-off fails, the transfer does not start (PD asks again).
+func (p *peer) handOffLocks(m msgTransferLeader) bool {
 	if p.s.handoff == nil || !p.isLeader.Load() {
-		return
+		return false
 	}
 	b := p.s.handoff.HandoffLocks(p.regionID, p.term.Load())
 	if b == nil || b.Empty() {
-		return
+		return false
 	}
 	v := p.region.Load()
 	var ops []engine.Op
@@ -161,10 +184,15 @@ func (p *peer) handOffLocks() {
 		}
 	}
 	if len(ops) == 0 {
-		return
+		return false
 	}
 	cmd := writeCmd(p.regionID, findPeer(v.region, p.peerID), v.region.GetRegionEpoch(), ops)
-	p.propose(&proposal{id: proposalIDs.Add(1), cmd: cmd, noSync: true, done: func(applyResult) {}})
+	p.propose(&proposal{id: proposalIDs.Add(1), cmd: cmd, noSync: true, done: func(r applyResult) {
+		if r.err == nil {
+			p.post(m)
+		}
+	}})
+	return true
 }
 
 func (p *peer) propose(prop *proposal) {

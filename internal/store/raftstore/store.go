@@ -61,9 +61,12 @@ type ApplyObserver interface {
 // LockHandoff returns the in-memory pessimistic locks of a region this
 // store leads in term, as the engine writes that persist them (store/txn's
 // Storage): a leader proposes them before it hands leadership over, so
-// the transferee finds them (TiKV does the same).
+// the transferee finds them (TiKV does the same). HandoffPending reports
+// whether a write replacing a lock the hand-off left out is still on its
+// way: the transfer waits for it (at most Config.HandoffWait).
 type LockHandoff interface {
 	HandoffLocks(regionID, term uint64) *engine.Batch
+	HandoffPending(regionID, term uint64) bool
 }
 
 // MaxTSUpdater raises the store's max_ts (store/txn's concurrency

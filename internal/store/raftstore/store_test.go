@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
 	"github.com/strata-db/strata/internal/store/engine"
@@ -142,6 +143,8 @@ type handoffFunc func(regionID, term uint64) *engine.Batch
 
 func (f handoffFunc) HandoffLocks(regionID, term uint64) *engine.Batch { return f(regionID, term) }
 
+func (handoffFunc) HandoffPending(uint64, uint64) bool { return false }
+
 // A leader asked to transfer leadership first proposes what its
 // LockHandoff returns (the in-memory pessimistic locks): the new leader
 // has it without anyone writing it again.
@@ -167,6 +170,58 @@ func TestTransferLeaderHandsOffLocks(t *testing.T) {
 	if asked.Load() == 0 {
 		t.Fatal("the hand-off was never asked")
 	}
+}
+
+// pendingHandoff is a LockHandoff with nothing to hand over whose
+// HandoffPending answers pending, counting the questions.
+type pendingHandoff struct {
+	pending *atomic.Bool
+	asked   *atomic.Int64
+}
+
+func (pendingHandoff) HandoffLocks(uint64, uint64) *engine.Batch { return &engine.Batch{} }
+
+func (h pendingHandoff) HandoffPending(uint64, uint64) bool {
+	h.asked.Add(1)
+	return h.pending.Load()
+}
+
+// A leader transfer waits while a write whose lock the hand-off left out
+// is on its way (raft would drop that write during the transfer), and
+// goes on once it is not.
+func TestTransferLeaderWaitsForPendingHandoff(t *testing.T) {
+	cfg := fastConfig()
+	cfg.HandoffWait = time.Minute
+	c := newTestCluster(t, 3, cfg)
+	var pending atomic.Bool
+	var asked atomic.Int64
+	pending.Store(true)
+	c.handoff = pendingHandoff{&pending, &asked}
+	for id := uint64(1); id <= 3; id++ {
+		c.stop(id)
+		c.restart(id)
+	}
+	from := c.leader(1)
+	to := c.next(from)
+	var peerID uint64
+	for _, pr := range from.s.peer(1).Region().GetPeers() {
+		if pr.GetStoreId() == to.id {
+			peerID = pr.GetId()
+		}
+	}
+	// Asked until the transferee replicates (a leader refuses before).
+	c.waitFor("the transfer to wait for the pending write", func() bool {
+		if asked.Load() >= 3 {
+			return true
+		}
+		from.s.TransferLeader(1, peerID)
+		return false
+	})
+	if !from.s.IsLeader(1) || to.s.IsLeader(1) {
+		t.Fatal("leadership moved while a write was pending")
+	}
+	pending.Store(false)
+	c.waitFor("the transferee to lead", func() bool { return to.s.IsLeader(1) })
 }
 
 // Writes in flight when a leader transfers leadership are answered by

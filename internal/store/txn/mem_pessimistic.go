@@ -76,10 +76,12 @@ type memPessimisticLocks struct {
 	handedOff map[uint64]handOff
 }
 
-// handOff is when a region's locks of a term were handed off.
+// handOff is when a region's locks of a term were handed off, and the
+// keys it left out because a write in flight replaces their lock.
 type handOff struct {
 	term uint64
 	at   time.Time
+	left []string
 }
 
 // handOffFreeze is how long after a hand-off the region's leader of that
@@ -344,18 +346,52 @@ func (s *Storage) HandoffLocks(regionID, term uint64) *engine.Batch {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.handedOff[regionID] = handOff{term: term, at: time.Now()}
 	var b engine.Batch
-	var keys []string
+	var keys, left []string
 	for k, l := range m.locks {
-		if l.regionID == regionID && l.term == term && !l.leaving {
-			b.Put(mvcc.LockKey([]byte(k)), l.value)
-			keys = append(keys, k)
+		if l.regionID != regionID || l.term != term {
+			continue
 		}
+		if l.leaving {
+			left = append(left, k)
+			continue
+		}
+		b.Put(mvcc.LockKey([]byte(k)), l.value)
+		keys = append(keys, k)
 	}
+	m.handedOff[regionID] = handOff{term: term, at: time.Now(), left: left}
 	s.locks.add(keys)
 	b.NoSync = true
 	return &b
+}
+
+// HandoffPending implements the raftstore's LockHandoff: whether a write
+// that replaces a lock the last hand-off of regionID in term left out is
+// still on its way. The raftstore holds the transfer back meanwhile (raft
+// would drop that write during the transfer, and its lock is not handed
+// over: the transaction would fail its prewrite on the new leader).
+func (s *Storage) HandoffPending(regionID, term uint64) bool {
+	m := s.mem
+	if m == nil {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	h, ok := m.handedOff[regionID]
+	if !ok || h.term != term {
+		return false
+	}
+	pending := h.left[:0]
+	for _, k := range h.left {
+		// The write that succeeded removed or replaced the lock; a
+		// failed one left it marked.
+		if l, ok := m.locks[k]; ok && l.leaving && l.regionID == regionID && l.term == term {
+			pending = append(pending, k)
+		}
+	}
+	h.left = pending
+	m.handedOff[regionID] = h
+	return len(pending) > 0
 }
 
 // len returns the number of locks held (tests, metrics).

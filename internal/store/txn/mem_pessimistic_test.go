@@ -266,7 +266,8 @@ func TestMemPessimisticLockAfterHandoff(t *testing.T) {
 // write may be ahead of the hand-off in the raft log, and the stale copy
 // applied after it would put the pessimistic lock back over the prewrite
 // lock, whose commit then writes nothing (TestStoreDownReplaced lost an
-// acknowledged transfer that way).
+// acknowledged transfer that way). The write counts as pending (the
+// transfer waits for it) until it answered.
 func TestMemPessimisticLocksHandoffSkipsLeaving(t *testing.T) {
 	s, e := newMemLockStorage(t, Options{})
 	mustLock(t, s, lockReq(10, 10, 0, "a", "b"))
@@ -279,10 +280,16 @@ func TestMemPessimisticLocksHandoffSkipsLeaving(t *testing.T) {
 	}()
 	<-e.entered // the prewrite's write is proposed, not yet applied
 	b := s.HandoffLocks(1, e.term.Load())
+	if !s.HandoffPending(1, e.term.Load()) {
+		t.Fatal("the hand-off left a's lock out, but no write is pending")
+	}
 	e.blockWrites.Store(false)
 	e.release <- struct{}{}
 	if resp := <-done; resp == nil || len(resp.Errors) > 0 {
 		t.Fatalf("prewrite: %v", resp)
+	}
+	if s.HandoffPending(1, e.term.Load()) {
+		t.Fatal("a write is still pending after the prewrite answered")
 	}
 	var keys []string
 	for _, op := range b.Ops() {
