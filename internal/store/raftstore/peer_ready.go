@@ -156,8 +156,6 @@ func (p *peer) failReads(err error) {
 	p.readQueue = nil
 }
 
-// propose appends prop to the raft log if this peer leads and the
-// command's epoch is current. Loop goroutine.
 // handOffLocks proposes the region's in-memory pessimistic locks as a
 // write before the leader transfer m, and reports whether it did; the
 // transfer goes on (m posted again) once that entry applied, as TiKV's
@@ -195,6 +193,8 @@ func (p *peer) handOffLocks(m msgTransferLeader) bool {
 	return true
 }
 
+// propose appends prop to the raft log if this peer leads and the
+// command's epoch is current. Loop goroutine.
 func (p *peer) propose(prop *proposal) {
 	if !p.isLeader.Load() || (prop.wantTerm != 0 && prop.wantTerm != p.term.Load()) {
 		prop.done(applyResult{err: errNotLeader(p.regionID, p.leaderPeer())})
