@@ -13,6 +13,7 @@ import (
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/kvproto/pdpb"
 	"github.com/strata-db/strata/internal/kvproto/raftserverpb"
+	"github.com/strata-db/strata/internal/store/engine"
 )
 
 // A follower that missed more than the log keeps is caught up by a
@@ -384,6 +385,41 @@ func TestSplitNewRegionLeadsAtOnce(t *testing.T) {
 			t.Fatalf("region %d, made by a split, has no leader after 1.5 s", newID)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A leader writes its in-memory pessimistic locks (the LockHandoff's)
+// through raft before it splits its region, and the split comes after:
+// the keys that leave keep their locks, in the engine of every replica,
+// where the new region's commands find them.
+func TestSplitHandsOffLocksFirst(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	var asked atomic.Int64
+	c.handoff = handoffFunc(func(regionID, term uint64) *engine.Batch {
+		asked.Add(1)
+		return writeBatch(key(10), "lock of key 10")
+	})
+	for id := uint64(1); id <= 3; id++ {
+		c.stop(id)
+		c.restart(id)
+	}
+	l := c.leader(1)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := l.s.SplitRegion(ctx, 1, [][]byte{key(50)}); err != nil {
+		t.Fatal(err)
+	}
+	if asked.Load() == 0 {
+		t.Fatal("the split asked for no hand-off")
+	}
+	// Applied before the split, which has applied on the leader.
+	if v := string(c.localGet(l.id, key(10))); v != "lock of key 10" {
+		t.Fatalf("key 10 on the leader after the split: %q", v)
+	}
+	for id := uint64(1); id <= 3; id++ {
+		c.waitFor(fmt.Sprintf("the hand-off on store %d", id), func() bool {
+			return string(c.localGet(id, key(10))) == "lock of key 10"
+		})
 	}
 }
 

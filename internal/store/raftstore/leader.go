@@ -485,6 +485,9 @@ func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte)
 	if s.pd == nil {
 		return nil, errors.New("raftstore: split needs PD")
 	}
+	if err := s.handOffBeforeSplit(ctx, p); err != nil {
+		return nil, err
+	}
 	region := p.Region()
 	ids, err := s.pd.AskBatchSplit(ctx, region, len(keys))
 	if err != nil {
@@ -505,6 +508,47 @@ func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte)
 	}
 	res, err := s.propose(ctx, p, cmd, nil)
 	return res.regions, err
+}
+
+// handOffBeforeSplit writes the region's in-memory pessimistic locks
+// through raft before a split, as a leader transfer does (TiKV moves them
+// to the new regions instead): a lock in memory is seen only by commands
+// of its region, so the keys that leave would lose theirs; in the engine
+// the new region's leader finds them. It returns once the hand-off
+// applied and the writes replacing the locks it left out have answered
+// (at most HandoffWait); their entries, and those of the lock changes
+// that now go through raft (see txn's HandoffLocks), come before the
+// split's, or after it, refused by its epoch and retried on the new
+// region.
+func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) error {
+	if s.handoff == nil {
+		return nil
+	}
+	type handedOff struct {
+		term uint64
+		res  applyResult
+	}
+	ch := make(chan handedOff, 1)
+	p.post(msgCall{fn: func() {
+		term := p.term.Load()
+		if !p.proposeHandOff(func(r applyResult) { ch <- handedOff{term, r} }) {
+			ch <- handedOff{term: term}
+		}
+	}})
+	var h handedOff
+	select {
+	case h = <-ch:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if h.res.err != nil {
+		return h.res.err
+	}
+	deadline := time.Now().Add(s.cfg.HandoffWait)
+	for s.handoff.HandoffPending(p.regionID, h.term) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	return nil
 }
 
 // SplitRegionAt splits region id at those of keys that fall strictly

@@ -167,6 +167,17 @@ func (p *peer) failReads(err error) {
 // the transaction would find its lock missing on the new leader. If the
 // hand-off fails, the transfer does not start (PD asks again).
 func (p *peer) handOffLocks(m msgTransferLeader) bool {
+	return p.proposeHandOff(func(r applyResult) {
+		if r.err == nil {
+			p.post(m)
+		}
+	})
+}
+
+// proposeHandOff proposes the region's in-memory pessimistic locks (the
+// LockHandoff's) as one write, and reports whether there was one to
+// propose; done receives its answer. Loop goroutine.
+func (p *peer) proposeHandOff(done func(applyResult)) bool {
 	if p.s.handoff == nil || !p.isLeader.Load() {
 		return false
 	}
@@ -185,11 +196,7 @@ func (p *peer) handOffLocks(m msgTransferLeader) bool {
 		return false
 	}
 	cmd := writeCmd(p.regionID, findPeer(v.region, p.peerID), v.region.GetRegionEpoch(), ops)
-	p.propose(&proposal{id: proposalIDs.Add(1), cmd: cmd, noSync: true, done: func(r applyResult) {
-		if r.err == nil {
-			p.post(m)
-		}
-	}})
+	p.propose(&proposal{id: proposalIDs.Add(1), cmd: cmd, noSync: true, done: done})
 	return true
 }
 

@@ -80,9 +80,11 @@
 //   - ResolveLock without keys scans the whole store's lock space, not a
 //     region's.
 //   - ScanLock does not list in-memory pessimistic locks (GC does not
-//     need them: a pessimistic lock hides no value); a split drops those
-//     of the keys that leave the region instead of moving them (a leader
-//     transfer writes them through raft first: HandoffLocks).
+//     need them: a pessimistic lock hides no value). A split does not
+//     move them to the new region's table as TiKV does: the leader writes
+//     them through raft before it proposes the split (HandoffLocks), as
+//     before a leader transfer, and the new region finds them in the
+//     engine.
 //
 // # Lock order
 //

@@ -44,7 +44,9 @@ const DefaultMaxMemPessimisticLocks = 1 << 16
 //     raftstore refuses a proposal whose term has passed, so no write
 //     can rely on a lock of an earlier term;
 //   - a region split in the meantime changes nothing for the keys that
-//     stay in the region; the others' locks are dropped;
+//     stay in the region; the others' locks are dropped here, after the
+//     leader wrote them through raft before proposing the split (the
+//     raftstore calls HandoffLocks then too);
 //   - a txn whose lock was dropped finds it missing at prewrite, which
 //     then fails if the key was written since the txn's start (TiKV's
 //     amend check), as after a lock lost in a crash.
