@@ -540,13 +540,24 @@ func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) error {
 	case h = <-ch:
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-s.stopped:
+		return ErrStopped
 	}
 	if h.res.err != nil {
 		return h.res.err
 	}
 	deadline := time.Now().Add(s.cfg.HandoffWait)
 	for s.handoff.HandoffPending(p.regionID, h.term) && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
+		if p.destroyed.Load() {
+			return errRegionNotFound(p.regionID)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.stopped:
+			return ErrStopped
+		case <-time.After(time.Millisecond):
+		}
 	}
 	return nil
 }

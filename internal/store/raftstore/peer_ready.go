@@ -19,10 +19,11 @@ import (
 type (
 	msgTransferLeader struct {
 		to uint64
-		// handedOff: the locks' hand-off applied (or there was none);
-		// the transfer starts once no write it left out is pending, or
-		// at until (store clock).
+		// handedOff: the locks' hand-off of term applied (or there was
+		// none); the transfer starts once no write it left out is
+		// pending, or at until (store clock), if the term still holds.
 		handedOff bool
+		term      uint64
 		until     int64
 	}
 	msgSnapStatus struct {
@@ -80,11 +81,15 @@ func (p *peer) handle(it any) {
 		// The transferee may win before our lease would end.
 		p.suspendLease()
 		p.leaseTerm.Store(0)
+		if m.handedOff && m.term != p.term.Load() {
+			break // led again since: PD asks again
+		}
 		if !m.handedOff {
-			m.handedOff, m.until = true, p.s.now()+int64(p.s.cfg.HandoffWait)
+			m.term = p.term.Load()
 			if p.handOffLocks(m) {
 				break // goes on once the hand-off applied
 			}
+			m.handedOff, m.until = true, p.s.now()+int64(p.s.cfg.HandoffWait)
 		}
 		if p.s.handoff != nil && p.s.handoff.HandoffPending(p.regionID, p.term.Load()) && p.s.now() < m.until {
 			time.AfterFunc(time.Millisecond, func() { p.post(m) })
@@ -169,6 +174,7 @@ func (p *peer) failReads(err error) {
 func (p *peer) handOffLocks(m msgTransferLeader) bool {
 	return p.proposeHandOff(func(r applyResult) {
 		if r.err == nil {
+			m.handedOff, m.until = true, p.s.now()+int64(p.s.cfg.HandoffWait)
 			p.post(m)
 		}
 	})

@@ -125,7 +125,10 @@ func (m *memPessimisticLocks) frozenLocked(sc *memScope) bool {
 	if !ok {
 		return false
 	}
-	if h.term != sc.term || time.Since(h.at) > handOffFreeze {
+	switch {
+	case h.term > sc.term:
+		return false // a command of an earlier term: its locks are not seen now
+	case h.term < sc.term || time.Since(h.at) > handOffFreeze:
 		delete(m.handedOff, sc.regionID)
 		return false
 	}
@@ -193,15 +196,39 @@ func (sc *memScope) load(key []byte) (*mvcc.Lock, error) {
 // write to the engine (b itself when nothing was taken) and the changes
 // to make once that write succeeded. engineMayHave tells whether the
 // engine may hold a lock of key (the lock index).
+//
+// A batch left with nothing for the engine has its changes made here at
+// once, under the same hold of m.mu as the decision, so no hand-off
+// (HandoffLocks) reads the table in between and misses a lock put in
+// memory after it. A batch that goes to the engine anyway takes its
+// pessimistic lock puts along (none goes to memory after the write).
 func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) (*engine.Batch, []memLockChange) {
+	m := sc.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	frozen := m.frozenLocked(sc)
+	out, changes := sc.splitLocked(b, engineMayHave, frozen)
+	if out.Empty() && len(changes) > 0 {
+		sc.applyLocked(changes)
+		return out, nil
+	}
+	for _, c := range changes {
+		if c.value != nil { // a put to memory beside an engine write
+			return sc.splitLocked(b, engineMayHave, true)
+		}
+	}
+	return out, changes
+}
+
+// splitLocked is split's pass over b; with toEngine no pessimistic lock
+// put goes to memory. The caller holds m.mu.
+func (sc *memScope) splitLocked(b *engine.Batch, engineMayHave func(key []byte) bool, toEngine bool) (*engine.Batch, []memLockChange) {
 	m := sc.m
 	var changes []memLockChange
 	var out *engine.Batch
 	ops := b.Ops()
 	var pending map[string]bool // keys changed earlier in b: in memory after the change
-	m.mu.Lock()
-	frozen := m.frozenLocked(sc)
-	room := -1 // computed at the first pessimistic put
+	room := -1                  // computed at the first pessimistic put
 	for i, op := range ops {
 		key, isLock := mvcc.DecodeLockKey(op.Key)
 		keep := true
@@ -211,7 +238,7 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 				_, inMem = m.locks[string(key)]
 			}
 			toMem := false
-			if op.Kind == engine.OpPut && mvcc.IsPessimisticRecord(op.Value) {
+			if op.Kind == engine.OpPut && mvcc.IsPessimisticRecord(op.Value) && !toEngine {
 				if room < 0 {
 					room = m.max - len(m.locks)
 					if room <= 0 {
@@ -221,7 +248,7 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 				// A key whose lock may be in the engine (taken when the
 				// table was full, or handed over before a leader transfer
 				// that did not happen) keeps it there.
-				toMem = !frozen && !engineMayHave(key) && (inMem || room > 0)
+				toMem = !engineMayHave(key) && (inMem || room > 0)
 			}
 			if (toMem || inMem) && pending == nil {
 				pending = map[string]bool{} // only batches that change the table
@@ -254,7 +281,6 @@ func (sc *memScope) split(b *engine.Batch, engineMayHave func(key []byte) bool) 
 			out.Add(op)
 		}
 	}
-	m.mu.Unlock()
 	if out == nil {
 		return b, changes
 	}
@@ -290,9 +316,14 @@ func (sc *memScope) apply(changes []memLockChange) {
 	if sc == nil || len(changes) == 0 {
 		return
 	}
+	sc.m.mu.Lock()
+	defer sc.m.mu.Unlock()
+	sc.applyLocked(changes)
+}
+
+// applyLocked is apply; the caller holds m.mu.
+func (sc *memScope) applyLocked(changes []memLockChange) {
 	m := sc.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	for _, c := range changes {
 		if c.value == nil {
 			delete(m.locks, c.key)
@@ -383,11 +414,17 @@ func (s *Storage) HandoffPending(regionID, term uint64) bool {
 	if !ok || h.term != term {
 		return false
 	}
+	_, start, end, leads := m.tl.RegionLeadership(regionID)
+	if !leads {
+		return false
+	}
+	sc := &memScope{regionID: regionID, term: term, start: start, end: end}
 	pending := h.left[:0]
 	for _, k := range h.left {
 		// The write that succeeded removed or replaced the lock; a
-		// failed one left it marked.
-		if l, ok := m.locks[k]; ok && l.leaving && l.regionID == regionID && l.term == term {
+		// failed one left it marked (a key a split moved away has its
+		// write refused by the epoch: not waited for).
+		if l, ok := m.locks[k]; ok && l.leaving && sc.covers(k, l) {
 			pending = append(pending, k)
 		}
 	}

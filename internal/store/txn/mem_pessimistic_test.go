@@ -148,12 +148,14 @@ func TestMemPessimisticLocksResolvedWithoutKeys(t *testing.T) {
 	mustLock(t, s, lockReq(20, 20, 0, "a", "b"))
 }
 
-// Past MaxMemPessimisticLocks new locks are written to the engine.
+// Past MaxMemPessimisticLocks new locks are written to the engine; a
+// request that writes one there writes all its locks there (none goes
+// to memory after an engine write: see memScope.split).
 func TestMemPessimisticLocksBounded(t *testing.T) {
 	s, e := newMemLockStorage(t, Options{MaxMemPessimisticLocks: 1})
 	mustLock(t, s, lockReq(10, 10, 0, "a", "b"))
-	if keys := engineLockKeys(t, s); len(keys) != 1 || s.mem.len() != 1 {
-		t.Fatalf("engine locks %q, %d in memory; want one of each", keys, s.mem.len())
+	if keys := engineLockKeys(t, s); len(keys) != 2 || s.mem.len() != 0 {
+		t.Fatalf("engine locks %q, %d in memory; want both in the engine", keys, s.mem.len())
 	}
 	pessimisticCommit(t, s, 10, 10, 15, "a", "v1")
 	mustCommitPessimisticKey(t, s, 10, 10, 15, "b", "v2")
@@ -350,5 +352,20 @@ func TestMemPessimisticLocksAfterHandoffGoThroughTheEngine(t *testing.T) {
 	mustLock(t, s, lockReq(20, 20, 0, "c"))
 	if keys := engineLockKeys(t, s); len(keys) != 1 || keys[0] != "c" || s.mem.len() != 0 {
 		t.Fatalf("a lock taken after the hand-off: engine locks %q, %d in memory; want c in the engine", keys, s.mem.len())
+	}
+}
+
+// A command routed in an earlier term does not end a later term's
+// freeze after a hand-off: the locks of the term handed off still go to
+// the engine.
+func TestMemPessimisticLocksStaleTermKeepsFreeze(t *testing.T) {
+	s, e := newMemLockStorage(t, Options{})
+	s.HandoffLocks(1, e.term.Load())
+	e.term.Add(^uint64(0)) // minus one: a request routed before the term began
+	mustLock(t, s, lockReq(10, 10, 0, "x"))
+	e.term.Add(1)
+	mustLock(t, s, lockReq(20, 20, 0, "y"))
+	if keys := engineLockKeys(t, s); len(keys) != 1 || keys[0] != "y" {
+		t.Fatalf("engine locks %q after the hand-off, want y's", keys)
 	}
 }
