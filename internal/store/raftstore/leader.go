@@ -485,8 +485,12 @@ func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte)
 	if s.pd == nil {
 		return nil, errors.New("raftstore: split needs PD")
 	}
-	if err := s.handOffBeforeSplit(ctx, p); err != nil {
+	term, err := s.handOffBeforeSplit(ctx, p)
+	if err != nil {
 		return nil, err
+	}
+	if s.handoff != nil {
+		defer s.handoff.HandoffEnded(regionID, term)
 	}
 	region := p.Region()
 	ids, err := s.pd.AskBatchSplit(ctx, region, len(keys))
@@ -520,9 +524,9 @@ func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte)
 // that now go through raft (see txn's HandoffLocks), come before the
 // split's, or after it, refused by its epoch and retried on the new
 // region.
-func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) error {
+func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) (term uint64, err error) {
 	if s.handoff == nil {
-		return nil
+		return 0, nil
 	}
 	type handedOff struct {
 		term uint64
@@ -539,27 +543,27 @@ func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) error {
 	select {
 	case h = <-ch:
 	case <-ctx.Done():
-		return ctx.Err()
+		return h.term, ctx.Err()
 	case <-s.stopped:
-		return ErrStopped
+		return h.term, ErrStopped
 	}
 	if h.res.err != nil {
-		return h.res.err
+		return h.term, h.res.err
 	}
 	deadline := time.Now().Add(s.cfg.HandoffWait)
 	for s.handoff.HandoffPending(p.regionID, h.term) && time.Now().Before(deadline) {
 		if p.destroyed.Load() {
-			return errRegionNotFound(p.regionID)
+			return h.term, errRegionNotFound(p.regionID)
 		}
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return h.term, ctx.Err()
 		case <-s.stopped:
-			return ErrStopped
+			return h.term, ErrStopped
 		case <-time.After(time.Millisecond):
 		}
 	}
-	return nil
+	return h.term, nil
 }
 
 // SplitRegionAt splits region id at those of keys that fall strictly

@@ -64,9 +64,12 @@ type ApplyObserver interface {
 // the transferee finds them (TiKV does the same). HandoffPending reports
 // whether a write replacing a lock the hand-off left out is still on its
 // way: the transfer waits for it (at most Config.HandoffWait).
+// HandoffEnded says a split the hand-off preceded has applied (or
+// failed): the region's locks may live in memory again.
 type LockHandoff interface {
 	HandoffLocks(regionID, term uint64) *engine.Batch
 	HandoffPending(regionID, term uint64) bool
+	HandoffEnded(regionID, term uint64)
 }
 
 // MaxTSUpdater raises the store's max_ts (store/txn's concurrency

@@ -145,6 +145,8 @@ func (f handoffFunc) HandoffLocks(regionID, term uint64) *engine.Batch { return 
 
 func (handoffFunc) HandoffPending(uint64, uint64) bool { return false }
 
+func (handoffFunc) HandoffEnded(uint64, uint64) {}
+
 // A leader asked to transfer leadership first proposes what its
 // LockHandoff returns (the in-memory pessimistic locks): the new leader
 // has it without anyone writing it again.
@@ -180,6 +182,8 @@ type pendingHandoff struct {
 }
 
 func (pendingHandoff) HandoffLocks(uint64, uint64) *engine.Batch { return &engine.Batch{} }
+
+func (pendingHandoff) HandoffEnded(uint64, uint64) {}
 
 func (h pendingHandoff) HandoffPending(uint64, uint64) bool {
 	h.asked.Add(1)

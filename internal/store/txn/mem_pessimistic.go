@@ -365,7 +365,8 @@ func (sc *memScope) txnKeys(startTS uint64) [][]byte {
 // over the handed-over copy. A lock left out is lost to the new leader,
 // which is safe: the prewrite's amend check then decides.
 //
-// From then on, for the rest of the term (or handOffFreeze), the
+// From then on, for the rest of the term (or handOffFreeze, or until
+// HandoffEnded after a split), the
 // region's lock changes go through raft, as the new leader would miss
 // them in memory (they are refused while the transfer is pending, or
 // land after the hand-off): no new lock stays in memory only
@@ -396,6 +397,23 @@ func (s *Storage) HandoffLocks(regionID, term uint64) *engine.Batch {
 	s.locks.add(keys)
 	b.NoSync = true
 	return &b
+}
+
+// HandoffEnded implements the raftstore's LockHandoff: the split the
+// hand-off of regionID in term preceded has applied or failed, so the
+// region's lock changes may stay in memory again (the keys handed off
+// keep theirs in the engine; those that moved belong to the new region,
+// whose table starts unfrozen).
+func (s *Storage) HandoffEnded(regionID, term uint64) {
+	m := s.mem
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if h, ok := m.handedOff[regionID]; ok && h.term == term {
+		delete(m.handedOff, regionID)
+	}
 }
 
 // HandoffPending implements the raftstore's LockHandoff: whether a write

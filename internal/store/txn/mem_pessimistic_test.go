@@ -369,3 +369,22 @@ func TestMemPessimisticLocksStaleTermKeepsFreeze(t *testing.T) {
 		t.Fatalf("engine locks %q after the hand-off, want y's", keys)
 	}
 }
+
+// Once the split a hand-off preceded has applied, the region's new locks
+// stay in memory again; the end of another term's hand-off changes
+// nothing.
+func TestMemPessimisticLocksHandoffEnded(t *testing.T) {
+	s, e := newMemLockStorage(t, Options{})
+	term := e.term.Load()
+	s.HandoffLocks(1, term)
+	s.HandoffEnded(1, term-1)
+	mustLock(t, s, lockReq(10, 10, 0, "x"))
+	if keys := engineLockKeys(t, s); len(keys) != 1 || s.mem.len() != 0 {
+		t.Fatalf("still frozen: engine locks %q, %d in memory; want x in the engine", keys, s.mem.len())
+	}
+	s.HandoffEnded(1, term)
+	mustLock(t, s, lockReq(20, 20, 0, "y"))
+	if keys := engineLockKeys(t, s); len(keys) != 1 || s.mem.len() != 1 {
+		t.Fatalf("after the split: engine locks %q, %d in memory; want y in memory", keys, s.mem.len())
+	}
+}
