@@ -174,15 +174,7 @@ func (x ctlRun) operators(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	if x.json {
-		_, err = x.stdout.Write(withNewline(raw))
-		return err
-	}
-	ops, err := pdctl.DecodeOperators(raw)
-	if err != nil {
-		return err
-	}
-	return pdctl.WriteOperators(x.stdout, ops, time.Now())
+	return x.showOperators(raw, raw)
 }
 
 // addOperator asks PD for an admin operator and shows it as a row of
@@ -192,11 +184,17 @@ func (x ctlRun) addOperator(ctx context.Context, req pdserver.OperatorRequestJSO
 	if err != nil {
 		return err
 	}
+	return x.showOperators(raw, append(append([]byte("["), raw...), ']'))
+}
+
+// showOperators prints PD's answer raw with --json, else the operators
+// list (a JSON list of them) as a table.
+func (x ctlRun) showOperators(raw, list []byte) error {
 	if x.json {
-		_, err = x.stdout.Write(withNewline(raw))
+		_, err := x.stdout.Write(withNewline(raw))
 		return err
 	}
-	ops, err := pdctl.DecodeOperators(append(append([]byte("["), raw...), ']'))
+	ops, err := pdctl.DecodeOperators(list)
 	if err != nil {
 		return err
 	}

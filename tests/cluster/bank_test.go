@@ -24,8 +24,6 @@ type bank struct {
 	mu      sync.Mutex
 	acked   []transfer // COMMIT returned success
 	errored []transfer // returned an error: all of it or nothing happened
-	failed  atomic.Int64
-	lastErr atomic.Value
 }
 
 func newBank(t *testing.T, db *sql.DB, accounts int, initial int64) *bank {
@@ -56,8 +54,6 @@ func (b *bank) run(ctx context.Context, workers int) *sync.WaitGroup {
 				tid := b.nextID.Add(1)
 				amount := int64(rng.Intn(10) + 1)
 				if err := b.transfer(ctx, tid, src, dst, amount); err != nil {
-					b.failed.Add(1)
-					b.lastErr.Store(err.Error())
 					b.mu.Lock()
 					b.errored = append(b.errored, transfer{tid, src, dst, amount, err.Error()})
 					b.mu.Unlock()
@@ -139,6 +135,16 @@ func (b *bank) ackedCount() int {
 	return len(b.acked)
 }
 
+// failuresLocked describes the transfers that failed so far: how many, and the
+// last error. The caller holds b.mu.
+func (b *bank) failuresLocked() string {
+	last := "none"
+	if n := len(b.errored); n > 0 {
+		last = b.errored[n-1].err
+	}
+	return fmt.Sprintf("%d failed (last error: %s)", len(b.errored), last)
+}
+
 // check verifies, through a fresh read, that the total holds, that the
 // balances are exactly what the log says, and that every acknowledged
 // transfer is in the log.
@@ -209,8 +215,7 @@ func (b *bank) check() {
 			b.t.Fatalf("bank: acknowledged transfer %d is lost", e.tid)
 		}
 	}
-	b.t.Logf("bank: %d transfers acknowledged, %d in the log, %d failed (last error: %v)",
-		len(b.acked), len(logged), b.failed.Load(), b.lastErr.Load())
+	b.t.Logf("bank: %d transfers acknowledged, %d in the log, %s", len(b.acked), len(logged), b.failuresLocked())
 }
 
 // progress waits until n more transfers are acknowledged.
@@ -219,7 +224,9 @@ func (b *bank) progress(c *cluster, n int, what string) {
 	start := b.ackedCount()
 	c.waitFor(fmt.Sprintf("%d transfers %s", n, what), 60*time.Second, func() (bool, string) {
 		got := b.ackedCount() - start
-		return got >= n, fmt.Sprintf("%d acknowledged, %d failed, last error %v", got, b.failed.Load(), b.lastErr.Load())
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return got >= n, fmt.Sprintf("%d acknowledged, %s", got, b.failuresLocked())
 	})
 }
 

@@ -1,16 +1,16 @@
 package cluster
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/strata-db/strata/internal/cluster/pdctl"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/tests/testproc"
 )
@@ -110,21 +110,14 @@ func TestLeaderTransfersUnderLoad(t *testing.T) {
 // operatorRunning reports whether PD runs an operator on region id (any
 // error counts as running: the caller asks again).
 func (c *cluster) operatorRunning(id uint64) bool {
-	resp, err := http.Get("http://" + strings.Split(c.pdAddr, ",")[0] + "/pd/api/v1/operators")
+	pc, err := pdctl.New(c.pdAddr, 5*time.Second)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	raw, err := pc.Get(context.Background(), "/pd/api/v1/operators", nil)
 	if err != nil {
 		return true
 	}
-	defer resp.Body.Close()
-	var ops []struct {
-		RegionID uint64 `json:"region_id"`
-	}
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&ops) != nil {
-		return true
-	}
-	for _, op := range ops {
-		if op.RegionID == id {
-			return true
-		}
-	}
-	return false
+	ops, err := pdctl.DecodeOperators(raw)
+	return err != nil || slices.ContainsFunc(ops, func(op pdctl.Operator) bool { return op.RegionID == id })
 }

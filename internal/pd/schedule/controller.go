@@ -304,6 +304,13 @@ func (c *Controller) Operator(regionID uint64) (OperatorView, bool) {
 	return viewOf(op, c.opts.Now()), true
 }
 
+// View describes op, running or retired.
+func (c *Controller) View(op *Operator) OperatorView {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return viewOf(op, c.opts.Now())
+}
+
 // Operators describes the running operators, by region id.
 func (c *Controller) Operators() []OperatorView {
 	c.mu.Lock()

@@ -58,12 +58,7 @@ func (t *term) addOperator(w http.ResponseWriter, r *http.Request) {
 		writeError(w, code, err)
 		return
 	}
-	view, ok := c.Operator(req.RegionID)
-	if !ok { // retired already (the history has it)
-		view = schedule.OperatorView{RegionID: op.RegionID(), Name: op.Name(), Kind: op.Kind(),
-			Desc: op.Desc(), Steps: len(op.Steps()), Status: op.Status(), Created: op.Created()}
-	}
-	writeJSON(w, http.StatusOK, view)
+	writeJSON(w, http.StatusOK, c.View(op))
 }
 
 // adminOperator plans the operator req asks for on region.

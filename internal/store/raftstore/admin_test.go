@@ -395,10 +395,10 @@ func TestSplitNewRegionLeadsAtOnce(t *testing.T) {
 func TestSplitHandsOffLocksFirst(t *testing.T) {
 	c := newTestCluster(t, 3, fastConfig())
 	var asked atomic.Int64
-	c.handoff = handoffFunc(func(regionID, term uint64) *engine.Batch {
+	c.handoff = testHandoff{locks: func(regionID, term uint64) *engine.Batch {
 		asked.Add(1)
 		return writeBatch(key(10), "lock of key 10")
-	})
+	}}
 	for id := uint64(1); id <= 3; id++ {
 		c.stop(id)
 		c.restart(id)

@@ -219,18 +219,24 @@ func (c *testCluster) leader(id uint64) *testStore {
 // next returns the store after ts in id order (wrapping around).
 func (c *testCluster) next(ts *testStore) *testStore { return c.stores[int(ts.id)%len(c.stores)] }
 
+// peerOn returns the id of region 1's peer on store to, as store from
+// knows the region.
+func peerOn(from, to *testStore) uint64 {
+	for _, pr := range from.s.peer(1).Region().GetPeers() {
+		if pr.GetStoreId() == to.id {
+			return pr.GetId()
+		}
+	}
+	return 0
+}
+
 // transferLeader moves region 1's leadership from store from to store
 // to, asking again on every poll (a leader refuses while the transferee
 // is not yet replicating, as it does PD's operator until a later
 // heartbeat), until to leads.
 func (c *testCluster) transferLeader(from, to *testStore) {
 	c.t.Helper()
-	var peerID uint64
-	for _, pr := range from.s.peer(1).Region().GetPeers() {
-		if pr.GetStoreId() == to.id {
-			peerID = pr.GetId()
-		}
-	}
+	peerID := peerOn(from, to)
 	c.waitFor(fmt.Sprintf("store %d leads region 1", to.id), func() bool {
 		if to.s.IsLeader(1) {
 			return true

@@ -518,52 +518,28 @@ func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte)
 // through raft before a split, as a leader transfer does (TiKV moves them
 // to the new regions instead): a lock in memory is seen only by commands
 // of its region, so the keys that leave would lose theirs; in the engine
-// the new region's leader finds them. It returns once the hand-off
-// applied and the writes replacing the locks it left out have answered
-// (at most HandoffWait); their entries, and those of the lock changes
-// that now go through raft (see txn's HandoffLocks), come before the
-// split's, or after it, refused by its epoch and retried on the new
-// region.
+// the new region's leader finds them. It returns the hand-off's term once
+// handOff is done: the writes it waited for, and the lock changes that
+// now go through raft (see txn's HandoffLocks), come before the split's
+// entry, or after it, refused by its epoch and retried on the new region.
 func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) (term uint64, err error) {
 	if s.handoff == nil {
 		return 0, nil
 	}
 	type handedOff struct {
 		term uint64
-		res  applyResult
+		err  error
 	}
 	ch := make(chan handedOff, 1)
-	p.post(msgCall{fn: func() {
-		term := p.term.Load()
-		if !p.proposeHandOff(func(r applyResult) { ch <- handedOff{term, r} }) {
-			ch <- handedOff{term: term}
-		}
-	}})
-	var h handedOff
+	p.post(msgHandOff{done: func(term uint64, err error) { ch <- handedOff{term, err} }})
 	select {
-	case h = <-ch:
+	case h := <-ch:
+		return h.term, h.err
 	case <-ctx.Done():
-		return h.term, ctx.Err()
+		return 0, ctx.Err()
 	case <-s.stopped:
-		return h.term, ErrStopped
+		return 0, ErrStopped
 	}
-	if h.res.err != nil {
-		return h.term, h.res.err
-	}
-	deadline := time.Now().Add(s.cfg.HandoffWait)
-	for s.handoff.HandoffPending(p.regionID, h.term) && time.Now().Before(deadline) {
-		if p.destroyed.Load() {
-			return h.term, errRegionNotFound(p.regionID)
-		}
-		select {
-		case <-ctx.Done():
-			return h.term, ctx.Err()
-		case <-s.stopped:
-			return h.term, ErrStopped
-		case <-time.After(time.Millisecond):
-		}
-	}
-	return h.term, nil
 }
 
 // SplitRegionAt splits region id at those of keys that fall strictly

@@ -17,14 +17,17 @@ import (
 
 // Mailbox items besides raft messages, proposals and reads.
 type (
-	msgTransferLeader struct {
-		to uint64
-		// handedOff: the locks' hand-off of term applied (or there was
-		// none); the transfer starts once no write it left out is
-		// pending, or at until (store clock), if the term still holds.
-		handedOff bool
-		term      uint64
-		until     int64
+	msgTransferLeader struct{ to uint64 }
+	// msgHandOff runs a lock hand-off (see handOff), then done.
+	msgHandOff struct {
+		done func(term uint64, err error)
+		// Set by handOff: the hand-off of term was proposed (err: its
+		// answer); the wait for the writes it left out ends at until
+		// (store clock).
+		started bool
+		term    uint64
+		err     error
+		until   int64
 	}
 	msgSnapStatus struct {
 		to     uint64
@@ -74,28 +77,20 @@ func (p *peer) handle(it any) {
 		if m.to == 0 {
 			m.to = p.readyTransferee()
 		}
-		if why := p.transferRefusal(m.to); why != "" {
-			p.s.log.Debug("raftstore: leader transfer refused", "region", p.regionID, "to", m.to, "why", why)
+		if !p.startTransfer(m.to) {
 			break
 		}
-		// The transferee may win before our lease would end.
-		p.suspendLease()
-		p.leaseTerm.Store(0)
-		if m.handedOff && m.term != p.term.Load() {
-			break // led again since: PD asks again
-		}
-		if !m.handedOff {
-			m.term = p.term.Load()
-			if p.handOffLocks(m) {
-				break // goes on once the hand-off applied
+		// The transfer starts once the in-memory locks are handed off,
+		// as TiKV's waits for its lock migration: the transferee has them
+		// before it may campaign, and the writes proposed meanwhile,
+		// which raft would drop during the transfer, are appended after.
+		p.handOff(msgHandOff{done: func(_ uint64, err error) {
+			if err == nil && p.startTransfer(m.to) {
+				p.rn.TransferLeader(m.to)
 			}
-			m.handedOff, m.until = true, p.s.now()+int64(p.s.cfg.HandoffWait)
-		}
-		if p.s.handoff != nil && p.s.handoff.HandoffPending(p.regionID, p.term.Load()) && p.s.now() < m.until {
-			time.AfterFunc(time.Millisecond, func() { p.post(m) })
-			break
-		}
-		p.rn.TransferLeader(m.to)
+		}})
+	case msgHandOff:
+		p.handOff(m)
 	case msgSnapStatus:
 		st := raft.SnapshotFinish
 		if m.failed {
@@ -161,23 +156,46 @@ func (p *peer) failReads(err error) {
 	p.readQueue = nil
 }
 
-// handOffLocks proposes the region's in-memory pessimistic locks as a
-// write before the leader transfer m, and reports whether it did; the
-// transfer goes on (m posted again) once that entry applied, as TiKV's
-// does once its lock migration committed: the transferee has the locks
-// before it may campaign, and the writes proposed meanwhile, which raft
-// would drop during the transfer, are appended after the hand-off. The
-// locks a write in flight replaces are left out (see txn's HandoffLocks):
-// the transfer then also waits for those writes (HandoffPending), or
-// the transaction would find its lock missing on the new leader. If the
-// hand-off fails, the transfer does not start (PD asks again).
-func (p *peer) handOffLocks(m msgTransferLeader) bool {
-	return p.proposeHandOff(func(r applyResult) {
-		if r.err == nil {
-			m.handedOff, m.until = true, p.s.now()+int64(p.s.cfg.HandoffWait)
+// startTransfer reports whether leadership may go to peer to now and,
+// if so, gives the lease up: the transferee may win before it would end.
+func (p *peer) startTransfer(to uint64) bool {
+	if why := p.transferRefusal(to); why != "" {
+		p.s.log.Debug("raftstore: leader transfer refused", "region", p.regionID, "to", to, "why", why)
+		return false
+	}
+	p.suspendLease()
+	p.leaseTerm.Store(0)
+	return true
+}
+
+// handOff writes the region's in-memory pessimistic locks through raft
+// (proposeHandOff) ahead of a leader transfer or a split, and calls
+// m.done on the loop once that write applied and the writes replacing
+// the locks it left out (see txn's HandoffLocks) have answered
+// (HandoffPending, asked every millisecond for at most HandoffWait): their
+// entries come before the transfer or the split, not dropped with a lock
+// the new leader lacks. done gets the term of the hand-off, and an error
+// if it failed or this peer no longer leads in that term. Loop goroutine.
+func (p *peer) handOff(m msgHandOff) {
+	if !m.started {
+		m.started, m.term = true, p.term.Load()
+		if p.proposeHandOff(func(r applyResult) {
+			m.err, m.until = r.err, p.s.now()+int64(p.s.cfg.HandoffWait)
 			p.post(m)
+		}) {
+			return // goes on once the hand-off applied
 		}
-	})
+		m.until = p.s.now() + int64(p.s.cfg.HandoffWait)
+	}
+	switch {
+	case m.err != nil:
+	case !p.isLeader.Load() || p.term.Load() != m.term:
+		m.err = errNotLeader(p.regionID, p.leaderPeer())
+	case p.s.handoff != nil && p.s.handoff.HandoffPending(p.regionID, m.term) && p.s.now() < m.until:
+		time.AfterFunc(time.Millisecond, func() { p.post(m) })
+		return
+	}
+	m.done(m.term, m.err)
 }
 
 // proposeHandOff proposes the region's in-memory pessimistic locks (the

@@ -138,14 +138,23 @@ func TestWriteRefusedAfterTermChange(t *testing.T) {
 	}
 }
 
-// handoffFunc is a LockHandoff from a function.
-type handoffFunc func(regionID, term uint64) *engine.Batch
+// testHandoff is a LockHandoff from functions: locks gives the
+// hand-off (nil: nothing), pending answers HandoffPending (nil: false).
+type testHandoff struct {
+	locks   func(regionID, term uint64) *engine.Batch
+	pending func() bool
+}
 
-func (f handoffFunc) HandoffLocks(regionID, term uint64) *engine.Batch { return f(regionID, term) }
+func (h testHandoff) HandoffLocks(regionID, term uint64) *engine.Batch {
+	if h.locks == nil {
+		return &engine.Batch{}
+	}
+	return h.locks(regionID, term)
+}
 
-func (handoffFunc) HandoffPending(uint64, uint64) bool { return false }
+func (h testHandoff) HandoffPending(uint64, uint64) bool { return h.pending != nil && h.pending() }
 
-func (handoffFunc) HandoffEnded(uint64, uint64) {}
+func (testHandoff) HandoffEnded(uint64, uint64) {}
 
 // A leader asked to transfer leadership first proposes what its
 // LockHandoff returns (the in-memory pessimistic locks): the new leader
@@ -153,10 +162,10 @@ func (handoffFunc) HandoffEnded(uint64, uint64) {}
 func TestTransferLeaderHandsOffLocks(t *testing.T) {
 	c := newTestCluster(t, 3, fastConfig())
 	var asked atomic.Int64
-	c.handoff = handoffFunc(func(regionID, term uint64) *engine.Batch {
+	c.handoff = testHandoff{locks: func(regionID, term uint64) *engine.Batch {
 		asked.Add(1)
 		return writeBatch(key(7), fmt.Sprintf("lock of region %d term %d", regionID, term))
-	})
+	}}
 	for id := uint64(1); id <= 3; id++ {
 		c.stop(id)
 		c.restart(id)
@@ -174,22 +183,6 @@ func TestTransferLeaderHandsOffLocks(t *testing.T) {
 	}
 }
 
-// pendingHandoff is a LockHandoff with nothing to hand over whose
-// HandoffPending answers pending, counting the questions.
-type pendingHandoff struct {
-	pending *atomic.Bool
-	asked   *atomic.Int64
-}
-
-func (pendingHandoff) HandoffLocks(uint64, uint64) *engine.Batch { return &engine.Batch{} }
-
-func (pendingHandoff) HandoffEnded(uint64, uint64) {}
-
-func (h pendingHandoff) HandoffPending(uint64, uint64) bool {
-	h.asked.Add(1)
-	return h.pending.Load()
-}
-
 // A leader transfer waits while a write whose lock the hand-off left out
 // is on its way (raft would drop that write during the transfer), and
 // goes on once it is not.
@@ -200,19 +193,17 @@ func TestTransferLeaderWaitsForPendingHandoff(t *testing.T) {
 	var pending atomic.Bool
 	var asked atomic.Int64
 	pending.Store(true)
-	c.handoff = pendingHandoff{&pending, &asked}
+	c.handoff = testHandoff{pending: func() bool {
+		asked.Add(1)
+		return pending.Load()
+	}}
 	for id := uint64(1); id <= 3; id++ {
 		c.stop(id)
 		c.restart(id)
 	}
 	from := c.leader(1)
 	to := c.next(from)
-	var peerID uint64
-	for _, pr := range from.s.peer(1).Region().GetPeers() {
-		if pr.GetStoreId() == to.id {
-			peerID = pr.GetId()
-		}
-	}
+	peerID := peerOn(from, to)
 	// Asked until the transferee replicates (a leader refuses before).
 	c.waitFor("the transfer to wait for the pending write", func() bool {
 		if asked.Load() >= 3 {

@@ -366,13 +366,13 @@ func (sc *memScope) txnKeys(startTS uint64) [][]byte {
 // which is safe: the prewrite's amend check then decides.
 //
 // From then on, for the rest of the term (or handOffFreeze, or until
-// HandoffEnded after a split), the
-// region's lock changes go through raft, as the new leader would miss
-// them in memory (they are refused while the transfer is pending, or
-// land after the hand-off): no new lock stays in memory only
-// (frozenLocked), and the handed-off keys join the lock index at once,
-// so that a change of one is written to the engine too, over the
-// handed-over copy, even before that copy applies here.
+// HandoffEnded after a split), the region's lock changes go through
+// raft, as the new leader would miss them in memory (they are refused
+// while the transfer is pending, or land after the hand-off): no new
+// lock stays in memory only (frozenLocked), and the handed-off keys join
+// the lock index at once, so that a change of one is written to the
+// engine too, over the handed-over copy, even before that copy applies
+// here.
 func (s *Storage) HandoffLocks(regionID, term uint64) *engine.Batch {
 	m := s.mem
 	if m == nil {
