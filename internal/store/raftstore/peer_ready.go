@@ -21,12 +21,10 @@ type (
 	// msgHandOff runs a lock hand-off (see handOff), then done.
 	msgHandOff struct {
 		done func(term uint64, err error)
-		// Set by handOff: the hand-off of term was proposed (err: its
-		// answer); the wait for the writes it left out ends at until
-		// (store clock).
+		// Set by handOff: the hand-off of term was proposed; the wait
+		// for the writes it left out ends at until (store clock).
 		started bool
 		term    uint64
-		err     error
 		until   int64
 	}
 	msgSnapStatus struct {
@@ -175,27 +173,34 @@ func (p *peer) startTransfer(to uint64) bool {
 // (HandoffPending, asked every millisecond for at most HandoffWait): their
 // entries come before the transfer or the split, not dropped with a lock
 // the new leader lacks. done gets the term of the hand-off, and an error
-// if it failed or this peer no longer leads in that term. Loop goroutine.
+// if this peer no longer leads in that term, or if the hand-off write
+// failed (then done may run off the loop). Loop goroutine.
 func (p *peer) handOff(m msgHandOff) {
 	if !m.started {
 		m.started, m.term = true, p.term.Load()
 		if p.proposeHandOff(func(r applyResult) {
-			m.err, m.until = r.err, p.s.now()+int64(p.s.cfg.HandoffWait)
+			if r.err != nil {
+				// At once, from wherever the answer comes: a destroyed
+				// peer's mailbox is not read any more.
+				m.done(m.term, r.err)
+				return
+			}
+			m.until = p.s.now() + int64(p.s.cfg.HandoffWait)
 			p.post(m)
 		}) {
 			return // goes on once the hand-off applied
 		}
 		m.until = p.s.now() + int64(p.s.cfg.HandoffWait)
 	}
+	var err error
 	switch {
-	case m.err != nil:
 	case !p.isLeader.Load() || p.term.Load() != m.term:
-		m.err = errNotLeader(p.regionID, p.leaderPeer())
+		err = errNotLeader(p.regionID, p.leaderPeer())
 	case p.s.handoff != nil && p.s.handoff.HandoffPending(p.regionID, m.term) && p.s.now() < m.until:
 		time.AfterFunc(time.Millisecond, func() { p.post(m) })
 		return
 	}
-	m.done(m.term, m.err)
+	m.done(m.term, err)
 }
 
 // proposeHandOff proposes the region's in-memory pessimistic locks (the
