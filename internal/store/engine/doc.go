@@ -17,7 +17,12 @@
 //   - Slices returned by Snapshot.Get are owned by the caller; Iterator
 //     Key/Value are valid only until the next move.
 //
+// A Pebble engine keeps one snapshot of its own, older than every read's
+// and replaced every AnchorInterval (snapshotAnchor): Pebble runs its
+// compaction picker whenever its earliest snapshot closes, which with a
+// snapshot per read cost a sixth of a leader's CPU under point reads.
+//
 // Concurrency: *Pebble is safe for concurrent use. A Snapshot is safe for
-// concurrent Gets; an Iterator is not shared between goroutines. There are
-// no locks of this package's own.
+// concurrent Gets; an Iterator is not shared between goroutines. The only
+// lock of this package's own guards the anchor's swap.
 package engine

@@ -58,6 +58,7 @@ const DefaultMemTableSize = 8 << 20
 // Pebble is an Engine over a Pebble v2 database.
 type Pebble struct {
 	db          *pebble.DB
+	anchor      *snapshotAnchor
 	wo          *pebble.WriteOptions
 	prefixSeeks bool
 }
@@ -123,7 +124,7 @@ func Open(dir string, o Options) (*Pebble, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pebble{db: db, wo: pebble.NoSync, prefixSeeks: o.Split != nil}
+	p := &Pebble{db: db, wo: pebble.NoSync, prefixSeeks: o.Split != nil, anchor: startAnchor(db, AnchorInterval)}
 	if o.Sync {
 		p.wo = pebble.Sync
 	}
@@ -186,7 +187,10 @@ func (p *Pebble) Write(ctx context.Context, b *Batch) error {
 }
 
 // Close implements Engine.
-func (p *Pebble) Close() error { return p.db.Close() }
+func (p *Pebble) Close() error {
+	p.anchor.close()
+	return p.db.Close()
+}
 
 type pebbleSnapshot struct {
 	s           *pebble.Snapshot
