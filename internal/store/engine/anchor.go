@@ -24,11 +24,11 @@ const AnchorInterval = time.Second
 type snapshotAnchor struct {
 	db       *pebble.DB
 	stop     chan struct{}
-	done     chan struct{}
+	done     chan struct{} // closed when run has returned
 	stopOnce sync.Once
-
-	mu   sync.Mutex
-	snap *pebble.Snapshot // nil once stopped
+	// snap is the anchor; run alone replaces it, close releases it after
+	// run returned (nil then).
+	snap *pebble.Snapshot
 }
 
 // startAnchor takes the first anchor and starts replacing it every
@@ -55,31 +55,26 @@ func (a *snapshotAnchor) run(interval time.Duration) {
 
 // rotate replaces the anchor by a new one: reads that started before
 // still hold their own snapshots, and closing the old anchor lets the
-// compaction picker see what the interval's reads released.
+// compaction picker see what the interval's reads released. Only run
+// calls it (or a test, after stopRotation).
 func (a *snapshotAnchor) rotate() {
-	next := a.db.NewSnapshot()
-	a.mu.Lock()
 	old := a.snap
-	if old == nil { // stopped meanwhile
-		a.mu.Unlock()
-		_ = next.Close()
-		return
-	}
-	a.snap = next
-	a.mu.Unlock()
+	a.snap = a.db.NewSnapshot()
 	_ = old.Close()
+}
+
+// stopRotation ends run and waits for it; later calls return at once.
+func (a *snapshotAnchor) stopRotation() {
+	a.stopOnce.Do(func() { close(a.stop) })
+	<-a.done
 }
 
 // close stops the rotation and releases the anchor; the DB may then be
 // closed. Later calls do nothing.
 func (a *snapshotAnchor) close() {
-	a.stopOnce.Do(func() { close(a.stop) })
-	<-a.done
-	a.mu.Lock()
-	s := a.snap
-	a.snap = nil
-	a.mu.Unlock()
-	if s != nil {
-		_ = s.Close()
+	a.stopRotation()
+	if a.snap != nil {
+		_ = a.snap.Close()
+		a.snap = nil
 	}
 }

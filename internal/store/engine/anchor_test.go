@@ -11,6 +11,7 @@ import (
 func TestSnapshotAnchor(t *testing.T) {
 	ctx := context.Background()
 	e := openMem(t, false)
+	e.anchor.stopRotation() // the test rotates it
 	snapshots := func() (int, uint64) {
 		m := e.DB().Metrics()
 		return m.Snapshots.Count, uint64(m.Snapshots.EarliestSeqNum)

@@ -23,6 +23,6 @@
 // snapshot per read cost a sixth of a leader's CPU under point reads.
 //
 // Concurrency: *Pebble is safe for concurrent use. A Snapshot is safe for
-// concurrent Gets; an Iterator is not shared between goroutines. The only
-// lock of this package's own guards the anchor's swap.
+// concurrent Gets; an Iterator is not shared between goroutines. There are
+// no locks of this package's own.
 package engine
