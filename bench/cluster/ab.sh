@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# A/B comparison of strata binaries on a local cluster (`strata playground
+# --kv 3`), the method the issue notes call "hand-started playground,
+# medians of N alternated rounds". sysbench's tables are loaded once and
+# the data kept; every round, for each binary in turn, the kept data is
+# restored, the playground started, left idle, warmed up for 5 s, and each
+# workload measured. This machine's speed drifts by tens of percent over
+# minutes, so only binaries measured in the same run are compared.
+#
+#   ab.sh BIN... [--rounds N] [--workloads "oltp_update_non_index ..."]
+#         [--time S] [--threads N] [--tables N] [--size N]
+#         [--port-offset N] [--idle S] [--dir DIR]
+#
+# A binary may carry environment for its processes: VAR=V,VAR=V@BIN (e.g.
+# GOMAXPROCS=2@./strata). The data is loaded with the first binary. Every
+# run prints "round=R bin=BIN wl=WORKLOAD qps=Q"; the last lines are each
+# binary's median qps per workload. Exit status 1 if a run failed.
+set -u
+rounds=3; time_s=15; threads=16; tables=4; size=100000; offset=500; idle=10
+workloads="oltp_point_select oltp_update_non_index"
+dir=${TMPDIR:-/tmp}/strata-ab
+bins=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds=$2; shift 2;; --workloads) workloads=$2; shift 2;;
+    --time) time_s=$2; shift 2;; --threads) threads=$2; shift 2;;
+    --tables) tables=$2; shift 2;; --size) size=$2; shift 2;;
+    --port-offset) offset=$2; shift 2;; --idle) idle=$2; shift 2;;
+    --dir) dir=$2; shift 2;;
+    -*) echo "unknown option $1" >&2; exit 2;;
+    *) bins+=("$1"); shift;;
+  esac
+done
+[ ${#bins[@]} -gt 0 ] || { echo "usage: ab.sh BIN... [options]" >&2; exit 2; }
+command -v sysbench >/dev/null && command -v mysql >/dev/null || { echo "needs sysbench and the mysql client" >&2; exit 2; }
+port=$((4000 + offset))
+sb=(--mysql-host=127.0.0.1 --mysql-port=$port --mysql-user=root --tables=$tables --table-size=$size --threads=$threads)
+mkdir -p "$dir"
+pg_pid=""
+
+# start VARIANT: restore nothing, start the playground on $dir/data (tag ab).
+start() {
+  local v=$1 bin=${1##*@} env=""
+  [ "$bin" != "$v" ] && env=${v%@*}
+  if ss -ltn "sport = :$port" | grep -q LISTEN; then
+    echo "port $port is in use: a leftover process would spoil the comparison" >&2; exit 1
+  fi
+  env ${env//,/ } "$bin" playground --kv 3 --port-offset $offset --tag ab --data-dir "$dir/data" >"$dir/playground.log" 2>&1 &
+  pg_pid=$!
+  for _ in $(seq 120); do
+    grep -q "is running" "$dir/playground.log" && return 0
+    kill -0 $pg_pid 2>/dev/null || break
+    sleep 1
+  done
+  echo "playground did not start; see $dir/playground.log" >&2; stop; exit 1
+}
+
+stop() {
+  [ -n "$pg_pid" ] || return 0
+  kill -TERM $pg_pid 2>/dev/null; wait $pg_pid 2>/dev/null; pg_pid=""
+}
+trap stop EXIT
+
+if [ ! -d "$dir/seed" ]; then
+  rm -rf "$dir/data"
+  start "${bins[0]}"
+  mysql -h127.0.0.1 -P$port -uroot -e "CREATE DATABASE IF NOT EXISTS sbtest" &&
+    sysbench /usr/share/sysbench/oltp_common.lua "${sb[@]}" prepare >"$dir/prepare.log" 2>&1 ||
+    { echo "prepare failed; see $dir/prepare.log" >&2; exit 1; }
+  stop
+  cp -a "$dir/data/ab" "$dir/seed"
+fi
+
+: >"$dir/runs"
+status=0
+for r in $(seq "$rounds"); do
+  for v in "${bins[@]}"; do
+    rm -rf "$dir/data/ab"; mkdir -p "$dir/data"; cp -a "$dir/seed" "$dir/data/ab"
+    start "$v"
+    sleep "$idle"
+    for w in $workloads; do
+      sysbench /usr/share/sysbench/$w.lua "${sb[@]}" --time=5 run >/dev/null 2>&1
+      q=$(sysbench /usr/share/sysbench/$w.lua "${sb[@]}" --time=$time_s run 2>&1 | awk '/queries:/ {gsub(/\(/, "", $3); print $3}')
+      [ -n "$q" ] || { q=failed; status=1; }
+      echo "round=$r bin=$v wl=$w qps=$q" | tee -a "$dir/runs"
+    done
+    stop
+  done
+done
+
+echo "medians:"
+for v in "${bins[@]}"; do
+  for w in $workloads; do
+    m=$(grep -F "bin=$v wl=$w qps=" "$dir/runs" | sed 's/.*qps=//' | grep -v failed | sort -g |
+      awk '{a[NR]=$1} END {if (NR) print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2)}')
+    echo "  bin=$v wl=$w median_qps=${m:-none}"
+  done
+done
+exit $status
