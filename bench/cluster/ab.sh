@@ -2,9 +2,10 @@
 # A/B comparison of strata binaries on a local cluster (`strata playground
 # --kv 3`), the method the issue notes call "hand-started playground,
 # medians of N alternated rounds". sysbench's tables are loaded once and
-# the data kept; every round, for each binary in turn, the kept data is
-# restored, the playground started, left idle, warmed up for 5 s, and each
-# workload measured. This machine's speed drifts by tens of percent over
+# the data kept in DIR (loaded again when --tables or --size change);
+# every round, for each binary in turn, the kept data is restored, the
+# playground started, left idle, warmed up for 5 s, and each workload
+# measured. This machine's speed drifts by tens of percent over
 # minutes, so only binaries measured in the same run are compared.
 #
 #   ab.sh BIN... [--rounds N] [--workloads "oltp_update_non_index ..."]
@@ -61,14 +62,17 @@ stop() {
 }
 trap stop EXIT
 
-if [ ! -d "$dir/seed" ]; then
-  rm -rf "$dir/data"
+# The kept data is reloaded when it was loaded with other --tables/--size.
+params="tables=$tables size=$size"
+if [ ! -d "$dir/seed" ] || [ "$(cat "$dir/seed.params" 2>/dev/null)" != "$params" ]; then
+  rm -rf "$dir/data" "$dir/seed"
   start "${bins[0]}"
   mysql -h127.0.0.1 -P$port -uroot -e "CREATE DATABASE IF NOT EXISTS sbtest" &&
     sysbench /usr/share/sysbench/oltp_common.lua "${sb[@]}" prepare >"$dir/prepare.log" 2>&1 ||
     { echo "prepare failed; see $dir/prepare.log" >&2; exit 1; }
   stop
   cp -a "$dir/data/ab" "$dir/seed"
+  echo "$params" >"$dir/seed.params"
 fi
 
 : >"$dir/runs"
