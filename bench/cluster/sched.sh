@@ -3,7 +3,7 @@
 # for every process whose command line matches PATTERN, over SECS seconds,
 # the CPU it used, the time its threads sat runnable in the kernel's run
 # queue waiting for a CPU, and how many times its threads were scheduled
-# in (all per second, from /proc/PID/task/*/schedstat).
+# in (all per second).
 #
 #   sched.sh [SECS] [PATTERN]      (default 5 s, 'strata|sysbench')
 #
@@ -11,17 +11,38 @@
 # above its cpu spends as long waiting for a CPU as running: its requests'
 # latency is then mostly queueing, and less CPU per request anywhere
 # shortens it.
+#
+# cpu is the process's user and system time (/proc/PID/stat, which keeps
+# the time of threads that have exited: a storage node's io_uring workers
+# come and go). rqwait and slices come from each thread's
+# /proc/PID/task/TID/schedstat, thread by thread: a thread that started
+# during the window counts whole, one that exited during it is left out
+# (the kernel keeps no process total of them), so they can undercount,
+# never go negative.
 set -u
 secs=${1:-5}; pattern=${2:-'strata|sysbench'}
+hz=$(getconf CLK_TCK)
+# snap prints "P pid utime+stime(ticks)" per process and "T pid tid run
+# wait slices" per thread, one awk per process so that it takes little
+# time of the window.
 snap() {
   for p in $(pgrep -f "$pattern"); do
     tr '\0' ' ' </proc/"$p"/cmdline 2>/dev/null | grep -q 'sched\.sh' && continue
-    awk -v p="$p" '{r += $1; w += $2; n += $3} END {print p, r, w, n}' /proc/"$p"/task/*/schedstat 2>/dev/null
-  done | sort
+    awk -v p="$p" '
+      FILENAME ~ /\/stat$/ { sub(/.*\) /, ""); print "P", p, $12 + $13; next }
+      { n = split(FILENAME, f, "/"); print "T", p, f[n - 1], $1, $2, $3 }
+    ' /proc/"$p"/stat /proc/"$p"/task/*/schedstat 2>/dev/null
+  done
 }
-a=$(snap); sleep "$secs"; b=$(snap)
-join <(echo "$a") <(echo "$b") | while read -r p r1 w1 n1 r2 w2 n2; do
+t0=$(date +%s.%N); a=$(snap); sleep "$secs"; t1=$(date +%s.%N); b=$(snap)
+printf '%s\n%s\n' "$a" "--" "$b" | awk -v secs="$(echo "$t0 $t1" | awk '{print $2 - $1}')" -v hz="$hz" '
+  $1 == "--" { after = 1; next }
+  !after && $1 == "P" { cpu0[$2] = $3; next }
+  !after && $1 == "T" { run0[$3] = $4; wait0[$3] = $5; n0[$3] = $6; next }
+  after && $1 == "P" { if ($2 in cpu0) { pids[$2] = 1; cpu[$2] = $3 - cpu0[$2] } next }
+  after && $1 == "T" { wait[$2] += $5 - wait0[$3]; n[$2] += $6 - n0[$3] }
+  END { for (p in pids) printf "%s %d %d %d\n", p, cpu[p] * 1000 / hz / secs, wait[p] / 1e6 / secs, n[p] / secs }
+' | sort -n | while read -r p cpu wait slices; do
   name=$(tr '\0' ' ' </proc/"$p"/cmdline 2>/dev/null | awk '{n = $1; m = $2; sub(".*/", "", n); sub(".*/", "", m); print substr(n " " m, 1, 22)}')
-  printf "%-7s %-22s cpu=%5d ms/s  rqwait=%5d ms/s  slices=%6d /s\n" "$p" "${name:-?}" \
-    $(((r2 - r1) / 1000000 / secs)) $(((w2 - w1) / 1000000 / secs)) $(((n2 - n1) / secs))
+  printf "%-7s %-22s cpu=%5d ms/s  rqwait=%5d ms/s  slices=%6d /s\n" "$p" "${name:-?}" "$cpu" "$wait" "$slices"
 done
