@@ -35,10 +35,10 @@ snap() {
   done
 }
 t0=$(date +%s.%N); a=$(snap); sleep "$secs"; t1=$(date +%s.%N); b=$(snap)
-printf '%s\n%s\n' "$a" "--" "$b" | awk -v secs="$(echo "$t0 $t1" | awk '{print $2 - $1}')" -v hz="$hz" '
+printf '%s\n' "$a" "--" "$b" | awk -v secs="$(echo "$t0 $t1" | awk '{print $2 - $1}')" -v hz="$hz" '
   $1 == "--" { after = 1; next }
   !after && $1 == "P" { cpu0[$2] = $3; next }
-  !after && $1 == "T" { run0[$3] = $4; wait0[$3] = $5; n0[$3] = $6; next }
+  !after && $1 == "T" { wait0[$3] = $5; n0[$3] = $6; next }
   after && $1 == "P" { if ($2 in cpu0) { pids[$2] = 1; cpu[$2] = $3 - cpu0[$2] } next }
   after && $1 == "T" { wait[$2] += $5 - wait0[$3]; n[$2] += $6 - n0[$3] }
   END { for (p in pids) printf "%s %d %d %d\n", p, cpu[p] * 1000 / hz / secs, wait[p] / 1e6 / secs, n[p] / secs }
