@@ -35,7 +35,8 @@ snap() {
   done
 }
 t0=$(date +%s.%N); a=$(snap); sleep "$secs"; t1=$(date +%s.%N); b=$(snap)
-printf '%s\n' "$a" "--" "$b" | awk -v secs="$(echo "$t0 $t1" | awk '{print $2 - $1}')" -v hz="$hz" '
+printf '%s\n' "$a" "--" "$b" | awk -v t0="$t0" -v t1="$t1" -v hz="$hz" '
+  BEGIN { secs = t1 - t0 }
   $1 == "--" { after = 1; next }
   !after && $1 == "P" { cpu0[$2] = $3; next }
   !after && $1 == "T" { wait0[$3] = $5; n0[$3] = $6; next }
