@@ -36,8 +36,8 @@ printf '%s\n' "$before" "--" "$after" | awk -v t0="$t0" -v t1="$t1" '
     d = $3 - v0[$1 " " $2]
     if (d == 0) next
     name = $2
-    if (name ~ /_sum([{]|$)/) { sub(/_sum/, "", name); sum[$1 " " name] = d; next }
-    if (name ~ /_count([{]|$)/) { sub(/_count/, "", name); cnt[$1 " " name] = d; next }
+    if (name ~ /_sum([{]|$)/) { sub(/_sum[{]/, "{", name); sub(/_sum$/, "", name); sum[$1 " " name] = d; next }
+    if (name ~ /_count([{]|$)/) { sub(/_count[{]/, "{", name); sub(/_count$/, "", name); cnt[$1 " " name] = d; next }
     if (name ~ /_total([{]|$)/) printf "%-21s %-72s %10.1f /s\n", $1, name, d / secs
   }
   END {
