@@ -19,15 +19,18 @@
 set -u
 [ $# -ge 2 ] || { echo "usage: breakdown.sh SECS ADDR..." >&2; exit 2; }
 secs=$1; shift
-for a in "$@"; do
-  curl -sf -o /dev/null "http://$a/metrics" || { echo "cannot read http://$a/metrics" >&2; exit 1; }
-done
+# snap prints "addr metric value" for every address's strata_* samples
+# (histogram buckets left out); it fails on an address it cannot read.
 snap() {
+  local a m
   for a in "$@"; do
-    curl -sf "http://$a/metrics" | awk -v a="$a" '/^strata_/ && !/_bucket[{ ]/ { print a, $1, $2 }'
+    m=$(curl -sf "http://$a/metrics") || { echo "cannot read http://$a/metrics" >&2; return 1; }
+    printf '%s\n' "$m" | awk -v a="$a" '/^strata_/ && !/_bucket[{ ]/ { print a, $1, $2 }'
   done
 }
-t0=$(date +%s.%N); before=$(snap "$@"); sleep "$secs"; t1=$(date +%s.%N); after=$(snap "$@")
+t0=$(date +%s.%N); before=$(snap "$@") || exit 1
+sleep "$secs"
+t1=$(date +%s.%N); after=$(snap "$@") || exit 1
 printf '%s\n' "$before" "--" "$after" | awk -v t0="$t0" -v t1="$t1" '
   BEGIN { secs = t1 - t0 }
   $1 == "--" { after = 1; next }
