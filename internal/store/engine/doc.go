@@ -22,6 +22,11 @@
 // compaction picker whenever its earliest snapshot closes, which with a
 // snapshot per read cost a sixth of a leader's CPU under point reads.
 //
+// The file system an engine runs on (Options.SyncFS) reads a recycled
+// WAL's old pages ahead of its writer (walPrefetchFS), so that an append
+// into a page evicted from the page cache does not wait in write(2) for
+// a disk read.
+//
 // Concurrency: *Pebble is safe for concurrent use. A Snapshot is safe for
 // concurrent Gets; an Iterator is not shared between goroutines. There are
 // no locks of this package's own.

@@ -67,15 +67,16 @@ var _ Engine = (*Pebble)(nil)
 
 // SyncFS returns fs (nil: the OS disk) as an engine with options o
 // uses it: with o.IOUringSync, its fsyncs run through the process's
-// io_uring where there is one.
+// io_uring where there is one; a recycled WAL's old pages are read
+// ahead of its writer (walPrefetchFS).
 func (o Options) SyncFS(fs vfs.FS) vfs.FS {
 	if fs == nil {
 		fs = vfs.Default
 	}
 	if o.IOUringSync {
-		return syncring.FS(fs)
+		fs = syncring.FS(fs)
 	}
-	return fs
+	return walPrefetchFS{FS: fs}
 }
 
 // Open opens (creating if needed) a Pebble database in dir.
