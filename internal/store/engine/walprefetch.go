@@ -10,8 +10,9 @@ import "github.com/cockroachdb/pebble/v2/vfs"
 // minute or more ago are often gone: memory pressure, or a proactive
 // reclaimer (DAMON's pageout of cold pages, as on the VMs this project
 // is measured on) evicts them. Each such read stalls the WAL's flush,
-// and with the process's one P held in the system call, everything else
-// that process does. On a playground (3 storage nodes, each with a raft
+// and holds the writing goroutine's P in the system call meanwhile (a
+// playground's processes have one P each: everything else the process
+// does waits too). On a playground (3 storage nodes, each with a raft
 // and a data WAL) under 16-thread oltp_update_non_index right after
 // sysbench's load, the disk reads grew from 15/s in the first minute to
 // 256-323/s in the third and fourth; with the prefetch, 45-56/s there
