@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -110,6 +111,51 @@ func TestSyncOverflowFallsBack(t *testing.T) {
 	}
 	if sub == 0 {
 		t.Fatalf("no sync went through the ring")
+	}
+}
+
+// Many goroutines syncing through a small ring at once, round after
+// round: the reaper must hand every completion over (a missed one
+// leaves its Sync waiting forever, which the deadline reports).
+func TestSyncNoLostCompletion(t *testing.T) {
+	r := newRing(t, 4)
+	dir := t.TempDir()
+	const workers, rounds = 8, 100
+	errs := make(chan error, workers)
+	for i := 0; i < workers; i++ {
+		go func(i int) {
+			f, err := os.Create(filepath.Join(dir, fmt.Sprintf("f%d", i)))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer f.Close()
+			for j := 0; j < rounds; j++ {
+				if _, err := f.Write([]byte("x")); err != nil {
+					errs <- err
+					return
+				}
+				if err := r.Sync(f.Fd(), true); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}(i)
+	}
+	deadline := time.After(2 * time.Minute)
+	for i := 0; i < workers; i++ {
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-deadline:
+			t.Fatalf("%d of %d workers still wait for a sync after 2 minutes: a completion was lost", workers-i, workers)
+		}
+	}
+	if sub, fb := r.Stats(); sub+fb != workers*rounds || sub == 0 {
+		t.Fatalf("submitted %d + fell back %d, want %d with some through the ring", sub, fb, workers*rounds)
 	}
 }
 
