@@ -17,6 +17,7 @@
 # run prints "round=R bin=BIN wl=WORKLOAD qps=Q"; the last lines are each
 # binary's median qps per workload. Exit status 1 if a run failed.
 set -u
+. "$(dirname "$0")/lib.sh"
 rounds=3; time_s=15; threads=16; tables=4; size=100000; offset=500; idle=10
 workloads="oltp_point_select oltp_update_non_index"
 dir=${TMPDIR:-/tmp}/strata-ab
@@ -43,16 +44,10 @@ pg_pid=""
 start() {
   local v=$1 bin=${1##*@} env=""
   [ "$bin" != "$v" ] && env=${v%@*}
-  if ss -ltn "sport = :$port" | grep -q LISTEN; then
-    echo "port $port is in use: a leftover process would spoil the comparison" >&2; exit 1
-  fi
+  port_free $port || exit 1
   env ${env//,/ } "$bin" playground --kv 3 --port-offset $offset --tag ab --data-dir "$dir/data" >"$dir/playground.log" 2>&1 &
   pg_pid=$!
-  for _ in $(seq 120); do
-    grep -q "is running" "$dir/playground.log" && return 0
-    kill -0 $pg_pid 2>/dev/null || break
-    sleep 1
-  done
+  wait_ready $pg_pid grep -q "is running" "$dir/playground.log" && return 0
   echo "playground did not start; see $dir/playground.log" >&2; stop; exit 1
 }
 
@@ -95,8 +90,7 @@ done
 echo "medians:"
 for v in "${bins[@]}"; do
   for w in $workloads; do
-    m=$(grep -F "bin=$v wl=$w qps=" "$dir/runs" | sed 's/.*qps=//' | grep -v failed | sort -g |
-      awk '{a[NR]=$1} END {if (NR) print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2)}')
+    m=$(grep -F "bin=$v wl=$w qps=" "$dir/runs" | sed 's/.*qps=//' | grep -v failed | median)
     echo "  bin=$v wl=$w median_qps=${m:-none}"
   done
 done

@@ -17,6 +17,7 @@
 # run failed or had errors.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 rounds=3; offset=500; dir=${TMPDIR:-/tmp}/strata-vs-server
 script=$here/../../../shared/bench/sysbench-vs-mariadb.sh
 bin=""; extra=()
@@ -32,11 +33,7 @@ done
 [ -n "$bin" ] || { echo "usage: vs-server.sh BIN [--rounds N] [--port-offset N] [--dir DIR] [--script PATH] [-- script options]" >&2; exit 2; }
 [ -f "$script" ] || { echo "no $script (--script PATH)" >&2; exit 2; }
 pg_port=$((4000 + offset)); srv_port=$((4202 + offset)); srv_status=$((10202 + offset))
-for p in $pg_port $srv_port; do
-  if ss -ltn "sport = :$p" | grep -q LISTEN; then
-    echo "port $p is in use: a leftover process would spoil the comparison" >&2; exit 1
-  fi
-done
+port_free $pg_port && port_free $srv_port || exit 1
 mkdir -p "$dir"
 child=""
 stop() {
@@ -50,15 +47,16 @@ for r in $(seq "$rounds"); do
   rm -rf "$dir/data"; mkdir -p "$dir/data"
   "$bin" playground --kv 3 --port-offset "$offset" --tag vs --data-dir "$dir/data" >"$dir/playground.log" 2>&1 &
   child=$!
-  for _ in $(seq 120); do grep -q "is running" "$dir/playground.log" && break; sleep 1; done
-  grep -q "is running" "$dir/playground.log" || { echo "playground did not start; see $dir/playground.log" >&2; exit 1; }
+  wait_ready $child grep -q "is running" "$dir/playground.log" ||
+    { echo "playground did not start; see $dir/playground.log" >&2; exit 1; }
   bash "$script" --target "127.0.0.1:$pg_port" "${extra[@]}" >"$dir/cluster-$r.txt" 2>&1 || status=1
   stop
 
   rm -rf "$dir/data"; mkdir -p "$dir/data"
   "$bin" server --port "$srv_port" --status-port "$srv_status" --data-dir "$dir/data" >"$dir/server.log" 2>&1 &
   child=$!
-  for _ in $(seq 120); do mysql -h127.0.0.1 -P"$srv_port" -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 1; done
+  wait_ready $child mysql -h127.0.0.1 -P"$srv_port" -uroot -e 'select 1' >/dev/null 2>&1 ||
+    { echo "server did not start; see $dir/server.log" >&2; exit 1; }
   bash "$script" --target "127.0.0.1:$srv_port" --pid "$child" "${extra[@]}" >"$dir/server-$r.txt" 2>&1 || status=1
   stop
   rm -rf "$dir/data"
@@ -68,18 +66,17 @@ for r in $(seq "$rounds"); do
 done
 
 echo "medians over $rounds rounds:"
+# col EXPR: the median over the rounds' $rows of an awk expression.
+col() { echo "$rows" | awk "{print $1}" | median; }
 printf '  %-22s %10s %10s %10s %14s\n' workload cluster_qps server_qps cluster/maria cluster/server
 for w in $(grep -h -E '^oltp_' "$dir/cluster-1.txt" | awk '{print $1}'); do
-  for r in $(seq "$rounds"); do
+  # per round with both figures: cluster qps, cluster/MariaDB, server qps
+  rows=$(for r in $(seq "$rounds"); do
     c=$(awk -v w="$w" '$1 == w {print $3, $NF}' "$dir/cluster-$r.txt")
     s=$(awk -v w="$w" '$1 == w {print $3}' "$dir/server-$r.txt")
     [ -n "$c" ] && [ -n "$s" ] && echo "$c $s"
-  done | awk -v w="$w" '
-    function med(a, n,   i, j, t) {
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
-      return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-    }
-    { c[NR] = $1; m[NR] = $2; s[NR] = $3; q[NR] = ($3 > 0 ? $1 / $3 : 0) }
-    END { if (NR) printf "  %-22s %10.0f %10.0f %10.3f %14.3f\n", w, med(c, NR), med(s, NR), med(m, NR), med(q, NR) }'
+  done)
+  [ -n "$rows" ] || continue
+  printf '  %-22s %10.0f %10.0f %10.3f %14.3f\n' "$w" "$(col '$1')" "$(col '$3')" "$(col '$2')" "$(col '($3 > 0 ? $1 / $3 : 0)')"
 done
 exit $status
