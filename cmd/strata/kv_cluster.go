@@ -76,6 +76,7 @@ func raftConfig(file *config.Config, log *slog.Logger) raftstore.Config {
 		SyncLog: r.SyncLog, StorePoolSize: int(r.StorePoolSize), ApplyPoolSize: int(r.ApplyPoolSize),
 		TickInterval: time.Duration(r.RaftBaseTickInterval), ElectionTicks: int(r.RaftElectionTimeoutTicks),
 		HeartbeatTicks: int(r.RaftHeartbeatTicks), RaftLogGCThreshold: r.RaftLogGCThreshold,
+		MaxInflightMsgs:        r.RaftMaxInflightMsgs,
 		SplitCheckInterval:     time.Duration(r.SplitRegionCheckTickInterval),
 		PDHeartbeatInterval:    time.Duration(r.PDHeartbeatTickInterval),
 		StoreHeartbeatInterval: time.Duration(r.PDStoreHeartbeatTickInterval),

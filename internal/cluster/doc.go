@@ -15,7 +15,9 @@
 // member prints its line only once a quorum has formed), the others one
 // after another so that store IDs follow the KV names. Each process gets
 // GOMAXPROCS = the CPUs divided by the KV and SQL processes (ChildEnv),
-// unless the environment sets it.
+// unless the environment sets it, and, unless --config names a file, the
+// config file OneMachineConfig written into the playground's folder
+// (raftstore.raft-max-inflight-msgs = 1).
 //
 // Stop order is the reverse, a tier at a time: SIGTERM to every process of
 // the tier, SIGKILL to those still running after the stop timeout (or at

@@ -54,6 +54,7 @@ type Playground struct {
 	keep    bool
 	insts   []Instance
 	env     []string // added to every child's environment (ChildEnv)
+	config  string   // every child's --config (configFile)
 	started time.Time
 	exits   chan *ExitError
 
@@ -148,7 +149,14 @@ func (pg *Playground) Start(ctx context.Context) error {
 	var share string
 	pg.env, share = ChildEnv(pg.opts.Topology)
 	fmt.Fprintf(pg.opts.Out, "Each process runs with %s\n", share)
-	err := pg.start(ctx)
+	cfg, desc, err := configFile(pg.opts.ConfigFile, pg.dir)
+	if err != nil {
+		_ = pg.Stop(nil)
+		return err
+	}
+	pg.config = cfg
+	fmt.Fprintf(pg.opts.Out, "Each process reads %s\n", desc)
+	err = pg.start(ctx)
 	if err != nil {
 		_ = pg.Stop(nil)
 	}
@@ -200,7 +208,7 @@ func (pg *Playground) start(ctx context.Context) error {
 
 // launch starts in, records it in the state file and watches its exit.
 func (pg *Playground) launch(in Instance) (*Process, error) {
-	p, err := StartProcess(pg.opts.Binary, in, Args(in, pg.insts, pg.opts.ConfigFile), pg.env)
+	p, err := StartProcess(pg.opts.Binary, in, Args(in, pg.insts, pg.config), pg.env)
 	if err != nil {
 		return nil, err
 	}

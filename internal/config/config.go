@@ -362,6 +362,11 @@ type Raftstore struct {
 	// RaftLogGCThreshold is the log length kept before compaction
 	// (default 50).
 	RaftLogGCThreshold uint64 `toml:"raft-log-gc-threshold"`
+	// RaftMaxInflightMsgs bounds the appends a leader has in flight to
+	// one follower, unacknowledged (default 256, TiKV's; 1..16384).
+	// Fewer means fewer, larger appends under load: strata playground
+	// sets 1, where every process shares one machine's CPUs.
+	RaftMaxInflightMsgs int `toml:"raft-max-inflight-msgs"`
 	// SplitRegionCheckTickInterval is the split check period (default
 	// 10s).
 	SplitRegionCheckTickInterval Duration `toml:"split-region-check-tick-interval"`
@@ -560,7 +565,7 @@ func Default() *Config {
 			ReserveSpace: 5 * GiB, BlockCache: BlockCache{Shared: true}, IOUringSync: true},
 		Raftstore: Raftstore{SyncLog: true, StorePoolSize: 2, ApplyPoolSize: 2, StoreMaxBatchSize: 256,
 			ApplyMaxBatchSize: 256, RaftBaseTickInterval: Duration(time.Second), RaftHeartbeatTicks: 2,
-			RaftElectionTimeoutTicks: 10, RaftEntryMaxSize: 8 * MiB, RaftLogGCThreshold: 50,
+			RaftElectionTimeoutTicks: 10, RaftEntryMaxSize: 8 * MiB, RaftLogGCThreshold: 50, RaftMaxInflightMsgs: 256,
 			SplitRegionCheckTickInterval: Duration(10 * time.Second), PDHeartbeatTickInterval: Duration(10 * time.Second),
 			PDStoreHeartbeatTickInterval: Duration(10 * time.Second), HibernateRegions: true},
 		ReadPool: ReadPool{

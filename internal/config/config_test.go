@@ -111,6 +111,7 @@ func TestDefaults(t *testing.T) {
 		{"raftstore.sync-log", c.Raftstore.SyncLog, true},
 		{"raftstore.store-pool-size", c.Raftstore.StorePoolSize, uint(2)},
 		{"raftstore.apply-pool-size", c.Raftstore.ApplyPoolSize, uint(2)},
+		{"raftstore.raft-max-inflight-msgs", c.Raftstore.RaftMaxInflightMsgs, 256},
 		{"pessimistic-txn.pipelined", c.PessimisticTxn.Pipelined, true},
 		{"status.status-port", c.Status.StatusPort, 10080},
 		{"status.report-status", c.Status.ReportStatus, true},

@@ -6,6 +6,10 @@ import (
 	"strings"
 )
 
+// MaxRaftInflightMsgs is the largest raftstore.raft-max-inflight-msgs
+// (TiKV's bound).
+const MaxRaftInflightMsgs = 16384
+
 // Validate checks the values that have a fixed range; the error names the
 // key.
 func (c *Config) Validate() error {
@@ -40,6 +44,9 @@ func (c *Config) Validate() error {
 		if p.v == 0 {
 			return fmt.Errorf("config: key %q: must be at least 1", p.key)
 		}
+	}
+	if n := c.Raftstore.RaftMaxInflightMsgs; n < 1 || n > MaxRaftInflightMsgs {
+		return fmt.Errorf("config: key \"raftstore.raft-max-inflight-msgs\": %d out of range (1..%d)", n, MaxRaftInflightMsgs)
 	}
 	if c.ReadPool.Unified.MinThreadCount > c.ReadPool.Unified.MaxThreadCount {
 		return fmt.Errorf("config: key \"readpool.unified.min-thread-count\": %d is above max-thread-count %d",

@@ -27,8 +27,9 @@ func TestPlayground(t *testing.T) {
 	off := freeOffset(t, topo)
 	dataDir := t.TempDir()
 	start := time.Now()
+	cfgFile := writeConfig(t)
 	pg := startPlayground(t, dataDir, true, "--kv", "3", "--sql", "1",
-		"--port-offset", strconv.Itoa(off), "--config", writeConfig(t))
+		"--port-offset", strconv.Itoa(off), "--config", cfgFile)
 	t.Logf("playground up in %v", time.Since(start).Round(time.Millisecond))
 	if pg.port != cluster.DefaultSQLPort+off {
 		t.Fatalf("SQL port %d, want %d", pg.port, cluster.DefaultSQLPort+off)
@@ -47,6 +48,10 @@ func TestPlayground(t *testing.T) {
 	st := pg.state(t)
 	if len(st.Processes) != 5 || !st.Running() || st.Keep {
 		t.Fatalf("state: %+v", st)
+	}
+	// The user's config file is given as it is.
+	if !strings.Contains(pg.proc.Output(), "Each process reads config "+cfgFile+" (the playground's one-machine settings are not added)") {
+		t.Fatalf("the playground does not name the user's config:\n%s", pg.proc.Output())
 	}
 	// Every child runs with its share of the CPUs (GOMAXPROCS).
 	wantProcs := fmt.Sprintf("GOMAXPROCS=%d", max(runtime.NumCPU()/4, 1))

@@ -2,7 +2,10 @@ package playground
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,6 +32,23 @@ func TestPlaygroundSysbench(t *testing.T) {
 	topo := cluster.Topology{PD: 1, KV: 3, SQL: 1}
 	off := freeOffset(t, topo)
 	pg := startPlayground(t, t.TempDir(), true, "--kv", "3", "--sql", "1", "--port-offset", strconv.Itoa(off))
+	// Without --config every process reads the playground's one-machine
+	// settings (one raft append in flight per follower), so the
+	// workloads below run with them.
+	st := pg.state(t)
+	want := filepath.Join(st.Dir, cluster.OneMachineConfigName)
+	for _, p := range st.Processes {
+		cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(cmdline), "\x00--config\x00"+want+"\x00") {
+			t.Fatalf("%s runs without --config %s: %q", p.Name, want, cmdline)
+		}
+	}
+	if !strings.Contains(pg.proc.Output(), "Each process reads config "+want+" (raftstore.raft-max-inflight-msgs = 1") {
+		t.Fatalf("the playground does not name its config:\n%s", pg.proc.Output())
+	}
 	mustExec(t, pg.db(t), "CREATE DATABASE sbtest")
 	common := []string{"--db-driver=mysql", "--mysql-host=127.0.0.1", "--mysql-port=" + strconv.Itoa(pg.port),
 		"--mysql-user=root", "--mysql-db=sbtest", "--tables=4", "--table-size=100000"}

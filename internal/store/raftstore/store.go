@@ -444,7 +444,7 @@ func (s *Store) createPeer(region *kvrpcpb.Region, peerID uint64, initialized, r
 	rn, err := raft.NewRawNode(&raft.Config{
 		ID: peerID, ElectionTick: s.cfg.ElectionTicks, HeartbeatTick: s.cfg.HeartbeatTicks,
 		Storage: ps, Applied: ps.applied,
-		MaxSizePerMsg: 1 << 20, MaxInflightMsgs: 256,
+		MaxSizePerMsg: 1 << 20, MaxInflightMsgs: s.cfg.MaxInflightMsgs,
 		MaxUncommittedEntriesSize: 128 << 20, MaxCommittedSizePerReady: 16 << 20,
 		CheckQuorum: true, PreVote: true, ReadOnlyOption: raft.ReadOnlySafe,
 		AsyncStorageWrites:        true,
