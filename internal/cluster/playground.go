@@ -36,7 +36,8 @@ type Options struct {
 	// random one and removes the folder at Stop.
 	Tag      string
 	DataRoot string
-	// ConfigFile, if set, is given to every process as --config.
+	// ConfigFile, if set, is given to every process as --config;
+	// otherwise OneMachineConfig, written into the playground's folder.
 	ConfigFile string
 	// Out receives progress lines (nil: none).
 	Out io.Writer
