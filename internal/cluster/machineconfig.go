@@ -15,7 +15,7 @@ import (
 // once the follower acknowledges, instead of as an append each round.
 // Measured on 2 CPUs with 1 PD, 3 KV and 1 SQL (sysbench, 16 threads,
 // 4 x 100k rows; 7 alternated rounds against TiKV's 256): a follower
-// received 515 appends/s instead of 1,240; medians oltp_update_non_index
+// received 515 appends/s instead of 1,270; medians oltp_update_non_index
 // +7.8% (faster in 6 of 7 rounds), oltp_read_write +7.5% (5 of 7),
 // oltp_update_index +2.0% (4 of 7), oltp_insert -5.6% (3 of 7, within
 // its spread). On separate machines pipelining costs no shared CPU, so
