@@ -151,13 +151,11 @@ func (pg *Playground) Start(ctx context.Context) error {
 	pg.env, share = ChildEnv(pg.opts.Topology)
 	fmt.Fprintf(pg.opts.Out, "Each process runs with %s\n", share)
 	cfg, desc, err := configFile(pg.opts.ConfigFile, pg.dir)
-	if err != nil {
-		_ = pg.Stop(nil)
-		return err
+	if err == nil {
+		pg.config = cfg
+		fmt.Fprintf(pg.opts.Out, "Each process reads %s\n", desc)
+		err = pg.start(ctx)
 	}
-	pg.config = cfg
-	fmt.Fprintf(pg.opts.Out, "Each process reads %s\n", desc)
-	err = pg.start(ctx)
 	if err != nil {
 		_ = pg.Stop(nil)
 	}

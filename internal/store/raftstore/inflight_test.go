@@ -89,12 +89,5 @@ func TestOneAppendInFlight(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d writes; sampled %d in flight, window full for %d followers", sum(written), seen.count, seen.full)
-}
-
-func sum(xs []int) (n int) {
-	for _, x := range xs {
-		n += x
-	}
-	return n
+	t.Logf("writes per writer %v; sampled %d in flight, window full for %d followers", written, seen.count, seen.full)
 }
