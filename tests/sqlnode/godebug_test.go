@@ -27,19 +27,22 @@ func environGODEBUG(t *testing.T, pid int) (string, bool) {
 	return "", false
 }
 
-// strata re-executes itself, keeping its pid, with schedtrace added to
-// GODEBUG (sysmon without deep sleep, cmd/strata/godebug.go), keeps the
-// operator's other GODEBUG settings, and leaves a GODEBUG that already
-// sets schedtrace alone.
+// strata re-executes itself, keeping its pid, with schedtrace (sysmon
+// without deep sleep) and madvdontneed=0 (freed heap pages given back
+// with MADV_FREE) added to GODEBUG (cmd/strata/godebug.go), keeps the
+// operator's other GODEBUG settings, adds neither where the operator set
+// its key, and leaves a GODEBUG that sets both alone.
 func TestSysmonGODEBUG(t *testing.T) {
 	for _, c := range []struct {
 		name, env string
 		unset     bool
 		want      string
 	}{
-		{name: "unset", unset: true, want: "schedtrace=2147483647"},
-		{name: "other settings", env: "madvdontneed=1", want: "madvdontneed=1,schedtrace=2147483647"},
-		{name: "operator's schedtrace", env: "schedtrace=0", want: "schedtrace=0"},
+		{name: "unset", unset: true, want: "schedtrace=2147483647,madvdontneed=0"},
+		{name: "other settings", env: "gctrace=0", want: "gctrace=0,schedtrace=2147483647,madvdontneed=0"},
+		{name: "operator's madvdontneed", env: "madvdontneed=1", want: "madvdontneed=1,schedtrace=2147483647"},
+		{name: "operator's schedtrace", env: "schedtrace=0", want: "schedtrace=0,madvdontneed=0"},
+		{name: "operator's both", env: "schedtrace=0,madvdontneed=1", want: "schedtrace=0,madvdontneed=1"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("GODEBUG", c.env)
