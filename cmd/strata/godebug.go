@@ -44,9 +44,10 @@ const sysmonGODEBUG = "schedtrace=2147483647"
 // decoded); with MADV_FREE, 1,700/s, left to Pebble's new memtables and
 // compactions. On a virtual machine a fault costs a trap to the
 // hypervisor besides the kernel's work. On a playground (bench/cluster/ab.sh,
-// 3 alternated rounds, 16 threads, 15 s) the medians rose by 12%
-// (oltp_update_non_index), 7% (oltp_insert), 10% (oltp_update_index) and
-// 17% (oltp_read_write).
+// 16 threads, 15 s) two runs of 3 alternated rounds moved the medians of
+// oltp_read_write by +17% and +14%, oltp_insert by +7% and +22%, and
+// oltp_update_non_index (+12%, -12%) and oltp_update_index (+10%, -2%)
+// within this machine's noise.
 //
 // The cost: pages given back this way still count in the process's RSS
 // until the kernel reclaims them, which it does first under memory
