@@ -13,7 +13,11 @@
 #         [--port-offset N] [--idle S] [--dir DIR]
 #
 # A binary may carry environment for its processes: VAR=V,VAR=V@BIN (e.g.
-# GOMAXPROCS=2@./strata). The data is loaded with the first binary. Every
+# GOMAXPROCS=2@./strata), and a config file for them: BIN#FILE (passed as
+# the playground's --config; the playground then writes no one-machine
+# settings, so FILE gives them, e.g. raftstore.raft-max-inflight-msgs =
+# 1, when the comparison should keep them). The data is loaded with the
+# first binary. Every
 # run prints "round=R bin=BIN wl=WORKLOAD qps=Q"; the last lines are each
 # binary's median qps per workload. Exit status 1 if a run failed.
 set -u
@@ -42,10 +46,11 @@ pg_pid=""
 
 # start VARIANT: restore nothing, start the playground on $dir/data (tag ab).
 start() {
-  local v=$1 bin=${1##*@} env=""
+  local v=$1 bin=${1##*@} env="" cfg=()
   [ "$bin" != "$v" ] && env=${v%@*}
+  case $bin in *'#'*) cfg=(--config "${bin#*#}"); bin=${bin%%#*};; esac
   port_free $port || exit 1
-  env ${env//,/ } "$bin" playground --kv 3 --port-offset $offset --tag ab --data-dir "$dir/data" >"$dir/playground.log" 2>&1 &
+  env ${env//,/ } "$bin" playground --kv 3 --port-offset $offset --tag ab --data-dir "$dir/data" "${cfg[@]}" >"$dir/playground.log" 2>&1 &
   pg_pid=$!
   wait_ready $pg_pid grep -q "is running" "$dir/playground.log" && return 0
   echo "playground did not start; see $dir/playground.log" >&2; stop; exit 1
