@@ -12,14 +12,13 @@
 #         [--time S] [--threads N] [--tables N] [--size N]
 #         [--port-offset N] [--idle S] [--dir DIR]
 #
-# A binary may carry environment for its processes: VAR=V,VAR=V@BIN (e.g.
-# GOMAXPROCS=2@./strata), and a config file for them: BIN#FILE (passed as
-# the playground's --config; the playground then writes no one-machine
-# settings, so FILE gives them, e.g. raftstore.raft-max-inflight-msgs =
-# 1, when the comparison should keep them). The data is loaded with the
-# first binary. Every
-# run prints "round=R bin=BIN wl=WORKLOAD qps=Q"; the last lines are each
-# binary's median qps per workload. Exit status 1 if a run failed.
+# A binary may carry environment for its processes, VAR=V,VAR=V@BIN (e.g.
+# GOMAXPROCS=2@./strata), and a config file, BIN#FILE or VAR=V@BIN#FILE:
+# the playground's --config, with which it writes no one-machine settings,
+# so FILE gives them (e.g. raftstore.raft-max-inflight-msgs = 1) when the
+# comparison should keep them. The data is loaded with the first binary.
+# Every run prints "round=R bin=BIN wl=WORKLOAD qps=Q"; the last lines are
+# each binary's median qps per workload. Exit status 1 if a run failed.
 set -u
 . "$(dirname "$0")/lib.sh"
 rounds=3; time_s=15; threads=16; tables=4; size=100000; offset=500; idle=10
@@ -46,9 +45,10 @@ pg_pid=""
 
 # start VARIANT: restore nothing, start the playground on $dir/data (tag ab).
 start() {
-  local v=$1 bin=${1##*@} env="" cfg=()
+  local v=${1%%#*} bin env="" cfg=()
+  [ "$v" != "$1" ] && cfg=(--config "${1#*#}")
+  bin=${v##*@}
   [ "$bin" != "$v" ] && env=${v%@*}
-  case $bin in *'#'*) cfg=(--config "${bin#*#}"); bin=${bin%%#*};; esac
   port_free $port || exit 1
   env ${env//,/ } "$bin" playground --kv 3 --port-offset $offset --tag ab --data-dir "$dir/data" "${cfg[@]}" >"$dir/playground.log" 2>&1 &
   pg_pid=$!
