@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/strata-db/strata/internal/kvproto"
 	"github.com/strata-db/strata/internal/kvproto/pdpb"
 	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap/zapcore"
@@ -46,6 +47,13 @@ func (s *Server) etcdConfig() (*embed.Config, error) {
 	}
 	ec.ZapLoggerBuilder = embed.NewZapLoggerBuilder(etcdLogger(c.Logger, level))
 	ec.ServiceRegister = func(gs *grpc.Server) { pdpb.RegisterPDServer(gs, &grpcService{s}) }
+	// etcd's gRPC server serves PD's RPCs, so it gets the static windows
+	// of every Strata connection: with gRPC's default dynamic window it
+	// sent a PING and a WINDOW_UPDATE ahead of nearly every TSO answer.
+	ec.GRPCAdditionalServerOptions = []grpc.ServerOption{
+		grpc.InitialWindowSize(kvproto.GRPCWindowSize),
+		grpc.InitialConnWindowSize(kvproto.GRPCWindowSize),
+	}
 	ec.EnablePprof = true // Go's profiles under /debug/pprof/, as PD serves them
 	h := s.httpHandler()
 	ec.UserHandlers = map[string]http.Handler{
