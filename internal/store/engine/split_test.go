@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
 
@@ -92,5 +94,45 @@ func TestSplitPrefixSeek(t *testing.T) {
 	defer s3.Close()
 	if s3.(PrefixSnapshot).PrefixSeeks() {
 		t.Fatal("an engine without a Split claims prefix seeks")
+	}
+}
+
+// A key's older versions keep their values inline in the data blocks
+// (inlineOlderVersions): a flushed table holding many versions of its
+// keys has no value in a value block.
+func TestOlderVersionsInline(t *testing.T) {
+	ctx := context.Background()
+	e, err := Open("db", Options{FS: vfs.NewMem(), CacheSize: 1 << 20, Split: testSplit, ComparerName: "test.split",
+		ImmediateSuccessor: func(dst, p []byte) []byte { return append(append(dst, p...), '#', 0xFF) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	var b Batch
+	value := []byte(strings.Repeat("x", 100))
+	for k := 0; k < 100; k++ {
+		for v := 9; v >= 1; v-- {
+			b.Put([]byte(fmt.Sprintf("v:%03d#%d", k, v)), value)
+		}
+	}
+	if err := e.Write(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.DB().Flush(); err != nil {
+		t.Fatal(err)
+	}
+	levels, err := e.DB().SSTables(pebble.WithProperties())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries, inBlocks uint64
+	for _, level := range levels {
+		for _, tbl := range level {
+			entries += tbl.Properties.NumEntries
+			inBlocks += tbl.Properties.NumValuesInValueBlocks
+		}
+	}
+	if entries != 900 || inBlocks != 0 {
+		t.Fatalf("flushed tables hold %d entries (want 900), %d values in value blocks (want 0)", entries, inBlocks)
 	}
 }
