@@ -19,14 +19,19 @@ func testSplit(k []byte) int {
 	return len(k)
 }
 
+// testSplitOptions are the options of an engine split by testSplit on fs.
+func testSplitOptions(fs vfs.FS) Options {
+	return Options{FS: fs, CacheSize: 1 << 20, Split: testSplit, ComparerName: "test.split",
+		ImmediateSuccessor: func(dst, p []byte) []byte { return append(append(dst, p...), '#', 0xFF) }}
+}
+
 // With a Split, iterators seek by prefix: SeekPrefixGE finds a prefix's
 // versions from any level (flushed sstables with prefix bloom filters
 // included), never another prefix's, and reports an absent prefix.
 func TestSplitPrefixSeek(t *testing.T) {
 	ctx := context.Background()
 	fs := vfs.NewMem()
-	e, err := Open("db", Options{FS: fs, CacheSize: 1 << 20, Split: testSplit, ComparerName: "test.split",
-		ImmediateSuccessor: func(dst, p []byte) []byte { return append(append(dst, p...), '#', 0xFF) }})
+	e, err := Open("db", testSplitOptions(fs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,8 +107,7 @@ func TestSplitPrefixSeek(t *testing.T) {
 // keys has no value in a value block.
 func TestOlderVersionsInline(t *testing.T) {
 	ctx := context.Background()
-	e, err := Open("db", Options{FS: vfs.NewMem(), CacheSize: 1 << 20, Split: testSplit, ComparerName: "test.split",
-		ImmediateSuccessor: func(dst, p []byte) []byte { return append(append(dst, p...), '#', 0xFF) }})
+	e, err := Open("db", testSplitOptions(vfs.NewMem()))
 	if err != nil {
 		t.Fatal(err)
 	}
