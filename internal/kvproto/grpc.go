@@ -3,9 +3,21 @@
 // end of them shares.
 package kvproto
 
+import "google.golang.org/grpc"
+
 // GRPCWindowSize is the static per-stream and per-connection flow-control
 // window of every gRPC connection between Strata processes (SQL to store,
 // store to store, anything to PD). A window set by hand turns off gRPC's
 // bandwidth-delay probing, which sends a PING with almost every received
 // message; 16 MiB covers the largest batches without WINDOW_UPDATE churn.
 const GRPCWindowSize = 16 << 20
+
+// ServerWindows are the server options that set GRPCWindowSize.
+func ServerWindows() []grpc.ServerOption {
+	return []grpc.ServerOption{grpc.InitialWindowSize(GRPCWindowSize), grpc.InitialConnWindowSize(GRPCWindowSize)}
+}
+
+// DialWindows are the dial options that set GRPCWindowSize.
+func DialWindows() []grpc.DialOption {
+	return []grpc.DialOption{grpc.WithInitialWindowSize(GRPCWindowSize), grpc.WithInitialConnWindowSize(GRPCWindowSize)}
+}

@@ -79,25 +79,23 @@ func (o *GRPCOptions) dialOptions() []grpc.DialOption {
 	bo := backoff.DefaultConfig
 	bo.BaseDelay = 50 * time.Millisecond
 	bo.MaxDelay = o.MaxReconnectBackoff
-	opts := []grpc.DialOption{
+	// Static flow-control windows: a window set by hand turns off gRPC's
+	// bandwidth-delay probing, a PING sent and answered with almost every
+	// message received, and wide windows spare most WINDOW_UPDATE frames.
+	// Both cost syscalls per request.
+	opts := append(kvproto.DialWindows(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{
 			Time: o.KeepaliveTime, Timeout: o.KeepaliveTimeout, PermitWithoutStream: true,
 		}),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: 3 * time.Second}),
-		// Static flow-control windows: a window set by hand turns off
-		// gRPC's bandwidth-delay probing, a PING sent and answered with
-		// almost every message received, and wide windows spare most
-		// WINDOW_UPDATE frames. Both cost syscalls per request.
-		grpc.WithInitialWindowSize(kvproto.GRPCWindowSize),
-		grpc.WithInitialConnWindowSize(kvproto.GRPCWindowSize),
 		experimental.WithBufferPool(kvproto.BufferPool),
 		grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(math.MaxInt32),
 			grpc.MaxCallSendMsgSize(math.MaxInt32),
 			grpc.ForceCodecV2(kvproto.Codec),
 		),
-	}
+	)
 	return append(opts, o.DialOptions...)
 }
 

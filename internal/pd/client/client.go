@@ -174,16 +174,15 @@ func (c *Client) conn(addr string) (*pdConn, error) {
 	}
 	bo := backoff.DefaultConfig
 	bo.BaseDelay, bo.MaxDelay = 50*time.Millisecond, time.Second
-	cc, err := grpc.NewClient(addr,
+	// Static windows: no BDP ping per TSO answer, few WINDOW_UPDATEs.
+	cc, err := grpc.NewClient(addr, append(kvproto.DialWindows(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		// PD's etcd refuses pings on idle connections, so ping only under
 		// a stream.
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 3 * time.Second}),
 		grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: time.Second}),
-		// Static windows: no BDP ping per TSO answer, few WINDOW_UPDATEs.
-		grpc.WithInitialWindowSize(kvproto.GRPCWindowSize), grpc.WithInitialConnWindowSize(kvproto.GRPCWindowSize),
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32)),
-	)
+	)...)
 	if err != nil {
 		return nil, err
 	}

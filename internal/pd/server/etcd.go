@@ -50,10 +50,7 @@ func (s *Server) etcdConfig() (*embed.Config, error) {
 	// etcd's gRPC server serves PD's RPCs, so it gets the static windows
 	// of every Strata connection: with gRPC's default dynamic window it
 	// sent a PING and a WINDOW_UPDATE ahead of nearly every TSO answer.
-	ec.GRPCAdditionalServerOptions = []grpc.ServerOption{
-		grpc.InitialWindowSize(kvproto.GRPCWindowSize),
-		grpc.InitialConnWindowSize(kvproto.GRPCWindowSize),
-	}
+	ec.GRPCAdditionalServerOptions = kvproto.ServerWindows()
 	ec.EnablePprof = true // Go's profiles under /debug/pprof/, as PD serves them
 	h := s.httpHandler()
 	ec.UserHandlers = map[string]http.Handler{

@@ -79,9 +79,8 @@ func TestTSOAnswersCarryNoFlowControlFrames(t *testing.T) {
 	waitServing(t, dial(t, c.Addrs()[0]))
 
 	var dialed atomic.Pointer[frameCounter]
-	conn, err := grpc.NewClient(strings.TrimPrefix(c.Addrs()[0], "http://"),
+	conn, err := grpc.NewClient(strings.TrimPrefix(c.Addrs()[0], "http://"), append(kvproto.DialWindows(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithInitialWindowSize(kvproto.GRPCWindowSize), grpc.WithInitialConnWindowSize(kvproto.GRPCWindowSize),
 		grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) {
 			nc, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 			if err != nil {
@@ -90,7 +89,7 @@ func TestTSOAnswersCarryNoFlowControlFrames(t *testing.T) {
 			fc := &frameCounter{Conn: nc, counts: map[int]int{}}
 			dialed.Store(fc)
 			return fc, nil
-		}))
+		}))...)
 	if err != nil {
 		t.Fatal(err)
 	}

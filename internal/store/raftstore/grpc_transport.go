@@ -108,13 +108,13 @@ func (c *storeConn) client(ctx context.Context) (raftserverpb.RaftClient, error)
 		}
 		bo := backoff.DefaultConfig
 		bo.MaxDelay = time.Second // a restarted store is found again within a second
-		cc, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+		// Static windows: no BDP pings, few WINDOW_UPDATEs.
+		cc, err := grpc.NewClient(addr, append(kvproto.DialWindows(),
+			grpc.WithTransportCredentials(insecure.NewCredentials()),
 			grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: 3 * time.Second}),
-			// Static windows: no BDP pings, few WINDOW_UPDATEs.
-			grpc.WithInitialWindowSize(kvproto.GRPCWindowSize), grpc.WithInitialConnWindowSize(kvproto.GRPCWindowSize),
 			experimental.WithBufferPool(kvproto.BufferPool),
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(math.MaxInt32), grpc.MaxCallSendMsgSize(math.MaxInt32),
-				grpc.ForceCodecV2(kvproto.Codec)))
+				grpc.ForceCodecV2(kvproto.Codec)))...)
 		if err != nil {
 			return nil, err
 		}

@@ -121,13 +121,11 @@ func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *N
 			n.durations[name] = opts.RequestDuration.WithLabelValues(name)
 		}
 	}
-	sopts := []grpc.ServerOption{
+	// Static flow-control windows: no BDP ping per received message, few
+	// WINDOW_UPDATE frames.
+	sopts := append(kvproto.ServerWindows(),
 		grpc.MaxRecvMsgSize(math.MaxInt32),
 		grpc.MaxSendMsgSize(math.MaxInt32),
-		// Static flow-control windows: no BDP ping per received message,
-		// few WINDOW_UPDATE frames.
-		grpc.InitialWindowSize(kvproto.GRPCWindowSize),
-		grpc.InitialConnWindowSize(kvproto.GRPCWindowSize),
 		experimental.BufferPool(kvproto.BufferPool),
 		grpc.ForceServerCodecV2(kvproto.Codec),
 		// Stop waits for running handlers too, so the storage under the
@@ -137,7 +135,7 @@ func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *N
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{
 			MinTime: time.Second, PermitWithoutStream: true,
 		}),
-	}
+	)
 	n.grpc = grpc.NewServer(append(sopts, opts.ServerOptions...)...)
 	kvrpcpb.RegisterTikvServer(n.grpc, n)
 	if opts.Register != nil {
