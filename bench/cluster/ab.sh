@@ -17,8 +17,11 @@
 # the playground's --config, with which it writes no one-machine settings,
 # so FILE gives them (e.g. raftstore.raft-max-inflight-msgs = 1) when the
 # comparison should keep them. The data is loaded with the first binary.
-# Every run prints "round=R bin=BIN wl=WORKLOAD qps=Q"; the last lines are
-# each binary's median qps per workload. Exit status 1 if a run failed.
+# Every run prints "round=R bin=BIN wl=WORKLOAD qps=Q cpu_us=C", C being
+# the whole machine's busy CPU time per query in microseconds (sysbench's
+# included; it varies less from round to round than qps); the last lines
+# are each binary's median qps and cpu_us per workload. Exit status 1 if
+# a run failed.
 set -u
 . "$(dirname "$0")/lib.sh"
 rounds=3; time_s=15; threads=16; tables=4; size=100000; offset=500; idle=10
@@ -84,9 +87,14 @@ for r in $(seq "$rounds"); do
     sleep "$idle"
     for w in $workloads; do
       sysbench /usr/share/sysbench/$w.lua "${sb[@]}" --time=5 run >/dev/null 2>&1
-      q=$(sysbench /usr/share/sysbench/$w.lua "${sb[@]}" --time=$time_s run 2>&1 | awk '/queries:/ {gsub(/\(/, "", $3); print $3}')
+      t0=$(cpu_ticks)
+      out=$(sysbench /usr/share/sysbench/$w.lua "${sb[@]}" --time=$time_s run 2>&1)
+      t1=$(cpu_ticks)
+      q=$(echo "$out" | awk '/queries:/ {gsub(/\(/, "", $3); print $3}')
+      c=$(cpu_us_per "$t0" "$t1" "$(echo "$out" | awk '/queries:/ {print $2}')")
       [ -n "$q" ] || { q=failed; status=1; }
-      echo "round=$r bin=$v wl=$w qps=$q" | tee -a "$dir/runs"
+      [ -n "$c" ] && [ "$q" != failed ] || c=failed
+      echo "round=$r bin=$v wl=$w qps=$q cpu_us=$c" | tee -a "$dir/runs"
     done
     stop
   done
@@ -95,8 +103,9 @@ done
 echo "medians:"
 for v in "${bins[@]}"; do
   for w in $workloads; do
-    m=$(grep -F "bin=$v wl=$w qps=" "$dir/runs" | sed 's/.*qps=//' | grep -v failed | median)
-    echo "  bin=$v wl=$w median_qps=${m:-none}"
+    m=$(grep -F "bin=$v wl=$w qps=" "$dir/runs" | sed 's/.*qps=//; s/ .*//' | grep -v failed | median)
+    c=$(grep -F "bin=$v wl=$w qps=" "$dir/runs" | sed 's/.*cpu_us=//' | grep -v failed | median)
+    echo "  bin=$v wl=$w median_qps=${m:-none} median_cpu_us=${c:-none}"
   done
 done
 exit $status
