@@ -90,8 +90,8 @@ for r in $(seq "$rounds"); do
       t0=$(cpu_ticks)
       out=$(sysbench /usr/share/sysbench/$w.lua "${sb[@]}" --time=$time_s run 2>&1)
       t1=$(cpu_ticks)
-      q=$(echo "$out" | awk '/queries:/ {gsub(/\(/, "", $3); print $3}')
-      c=$(cpu_us_per "$t0" "$t1" "$(echo "$out" | awk '/queries:/ {print $2}')")
+      read -r n q < <(echo "$out" | awk '/queries:/ {gsub(/\(/, "", $3); print $2, $3}')
+      c=$(cpu_us_per "$t0" "$t1" "$n")
       [ -n "$q" ] || { q=failed; status=1; }
       [ -n "$c" ] && [ "$q" != failed ] || c=failed
       echo "round=$r bin=$v wl=$w qps=$q cpu_us=$c" | tee -a "$dir/runs"

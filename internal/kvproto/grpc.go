@@ -12,12 +12,14 @@ import "google.golang.org/grpc"
 // message; 16 MiB covers the largest batches without WINDOW_UPDATE churn.
 const GRPCWindowSize = 16 << 20
 
-// ServerWindows are the server options that set GRPCWindowSize.
+// ServerWindows are the server options that set GRPCWindowSize; every
+// Strata gRPC server takes them.
 func ServerWindows() []grpc.ServerOption {
 	return []grpc.ServerOption{grpc.InitialWindowSize(GRPCWindowSize), grpc.InitialConnWindowSize(GRPCWindowSize)}
 }
 
-// DialWindows are the dial options that set GRPCWindowSize.
+// DialWindows are the dial options that set GRPCWindowSize; every
+// connection between Strata processes takes them.
 func DialWindows() []grpc.DialOption {
 	return []grpc.DialOption{grpc.WithInitialWindowSize(GRPCWindowSize), grpc.WithInitialConnWindowSize(GRPCWindowSize)}
 }

@@ -79,10 +79,6 @@ func (o *GRPCOptions) dialOptions() []grpc.DialOption {
 	bo := backoff.DefaultConfig
 	bo.BaseDelay = 50 * time.Millisecond
 	bo.MaxDelay = o.MaxReconnectBackoff
-	// Static flow-control windows: a window set by hand turns off gRPC's
-	// bandwidth-delay probing, a PING sent and answered with almost every
-	// message received, and wide windows spare most WINDOW_UPDATE frames.
-	// Both cost syscalls per request.
 	opts := append(kvproto.DialWindows(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{

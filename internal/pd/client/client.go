@@ -174,7 +174,6 @@ func (c *Client) conn(addr string) (*pdConn, error) {
 	}
 	bo := backoff.DefaultConfig
 	bo.BaseDelay, bo.MaxDelay = 50*time.Millisecond, time.Second
-	// Static windows: no BDP ping per TSO answer, few WINDOW_UPDATEs.
 	cc, err := grpc.NewClient(addr, append(kvproto.DialWindows(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		// PD's etcd refuses pings on idle connections, so ping only under

@@ -108,7 +108,6 @@ func (c *storeConn) client(ctx context.Context) (raftserverpb.RaftClient, error)
 		}
 		bo := backoff.DefaultConfig
 		bo.MaxDelay = time.Second // a restarted store is found again within a second
-		// Static windows: no BDP pings, few WINDOW_UPDATEs.
 		cc, err := grpc.NewClient(addr, append(kvproto.DialWindows(),
 			grpc.WithTransportCredentials(insecure.NewCredentials()),
 			grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: 3 * time.Second}),

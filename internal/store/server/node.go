@@ -121,8 +121,6 @@ func NewNodeWithOptions(api kvrpcpb.StoreAPI, storeAddr string, opts Options) *N
 			n.durations[name] = opts.RequestDuration.WithLabelValues(name)
 		}
 	}
-	// Static flow-control windows: no BDP ping per received message, few
-	// WINDOW_UPDATE frames.
 	sopts := append(kvproto.ServerWindows(),
 		grpc.MaxRecvMsgSize(math.MaxInt32),
 		grpc.MaxSendMsgSize(math.MaxInt32),
