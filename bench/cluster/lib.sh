@@ -27,15 +27,16 @@ median() {
   sort -g | awk '{a[NR] = $1} END {if (NR) print (NR % 2 ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2)}'
 }
 
-# cpu_ticks: the machine's busy and total clock ticks since boot, from
-# /proc/stat's cpu line ("busy total"; idle and iowait are not busy).
+# cpu_ticks: the machine's busy clock ticks since boot, from /proc/stat's
+# cpu line (idle and iowait are not busy).
 cpu_ticks() {
-  awk '$1 == "cpu" { b = $2 + $3 + $4 + $7 + $8 + $9; print b, b + $5 + $6; exit }' /proc/stat
+  awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat
 }
 
 # cpu_us_per: CPU microseconds of the whole machine per unit of work,
-# from two cpu_ticks readings and a count: cpu_us_per "B0 T0" "B1 T1" N.
+# from two cpu_ticks readings and a count: cpu_us_per B0 B1 N (nothing
+# when N is missing or 0).
 cpu_us_per() {
   local hz; hz=$(getconf CLK_TCK)
-  echo "$1 $2 $3" | awk -v hz="$hz" '$5 > 0 { printf "%.1f\n", ($3 - $1) * 1e6 / hz / $5 }'
+  echo "$1 $2 $3" | awk -v hz="$hz" '$3 > 0 { printf "%.1f\n", ($2 - $1) * 1e6 / hz / $3 }'
 }
