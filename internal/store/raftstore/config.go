@@ -34,8 +34,8 @@ type Config struct {
 	// RaftLogGCInterval is how often a leader considers truncating its log
 	// (default 3s); RaftLogGCThreshold the number of applied entries kept
 	// (default 50); RaftLogGCCountLimit the log length above which a
-	// leader truncates to the quorum's index even if a follower lags
-	// (default 10000, the lagging follower gets a snapshot).
+	// leader truncates past a lagging follower, by at most half the log
+	// (default 10000; a follower left behind gets a snapshot).
 	RaftLogGCInterval   time.Duration
 	RaftLogGCThreshold  uint64
 	RaftLogGCCountLimit uint64

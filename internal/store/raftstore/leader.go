@@ -54,8 +54,11 @@ func (p *peer) estimate() (size, keys uint64) {
 }
 
 // maybeCompactLog proposes truncating the log below what every follower
-// has (or, once the log is too long, below what a quorum has; laggards
-// get a snapshot). Loop goroutine.
+// has. Once the log is longer than RaftLogGCCountLimit it truncates past
+// a laggard too, but by at most half the log (TiKV's rule): a follower
+// whose appends are merely in flight when the tick comes is still caught
+// up from the log, and only one that fell behind by half the log gets a
+// snapshot. Loop goroutine.
 func (p *peer) maybeCompactLog() {
 	applied := p.appliedIdx.Load()
 	first := p.ps.truncated.Index
@@ -76,10 +79,7 @@ func (p *peer) maybeCompactLog() {
 			snapFloor = pr.PendingSnapshot
 		}
 	}
-	idx := minMatch
-	if p.ps.lastIndex-first > p.s.cfg.RaftLogGCCountLimit {
-		idx = min(applied, snapFloor)
-	}
+	idx := compactIndex(first, p.ps.lastIndex, applied, minMatch, snapFloor, p.s.cfg.RaftLogGCCountLimit)
 	if idx <= first || idx-first < p.s.cfg.RaftLogGCThreshold/2 {
 		return
 	}
@@ -95,6 +95,18 @@ func (p *peer) maybeCompactLog() {
 		},
 	}
 	p.propose(&proposal{id: proposalIDs.Add(1), cmd: cmd, done: func(applyResult) {}})
+}
+
+// compactIndex is the index a leader truncates its log to, its log being
+// (first, last]: what every follower has (minMatch, at most applied);
+// past a laggard only once the log is longer than limit, and then to at
+// most its midpoint, never past applied or past what a follower being
+// sent a snapshot needs (snapFloor).
+func compactIndex(first, last, applied, minMatch, snapFloor, limit uint64) uint64 {
+	if last-first <= limit {
+		return minMatch
+	}
+	return min(applied, snapFloor, max(minMatch, first+(last-first)/2))
 }
 
 // onCompacted deletes the log up to index from raftdb once the apply of
