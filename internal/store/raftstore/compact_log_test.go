@@ -68,7 +68,7 @@ func TestBusyLogKeepsInFlightEntries(t *testing.T) {
 	// Write until the log was truncated many times over: at a few
 	// hundred writes per 100 ms GC tick, every tick finds the log past
 	// the limit.
-	const writers, target = 8, 2000
+	const writers, target = 8, 5000
 	var done atomic.Bool
 	errs := make(chan error, writers)
 	var n atomic.Int64
