@@ -39,9 +39,9 @@ func TestCompactIndex(t *testing.T) {
 // Writes faster than the log's count limit per GC tick keep every
 // follower replicating from the log: the followers' appends in flight at
 // a tick are no reason for a snapshot. (Before compactIndex, a log over
-// the limit was truncated to the leader's applied index, past any
-// follower a few entries behind, and sysbench writes above 3,333 a second
-// sent a follower a whole-region snapshot every few seconds.)
+// the limit was truncated to the leader's applied index, past a follower
+// whose next append still waited for the previous one: a playground
+// under sysbench writes sent two or three whole-region snapshots in 15 s.)
 func TestBusyLogKeepsInFlightEntries(t *testing.T) {
 	cfg := fastConfig()
 	cfg.RaftLogGCCountLimit = 20
