@@ -419,6 +419,12 @@ func (p *peer) onSoftState(ss *raft.SoftState) {
 	p.leaderID.Store(ss.Lead)
 	leader := ss.RaftState == raft.StateLeader
 	p.isLeader.Store(leader)
+	if leader != p.wasLeader {
+		// Rare, and what explains a lost in-memory pessimistic lock or a
+		// client's retries: TiKV logs it too.
+		p.s.log.Info("raftstore: leadership changed", "region", p.regionID, "leader", leader,
+			"term", p.rn.BasicStatus().GetTerm(), "leader-peer", ss.Lead)
+	}
 	if leader && !p.wasLeader {
 		p.downTicks = -1
 		p.s.onBecomeLeader(p)
