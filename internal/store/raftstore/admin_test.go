@@ -34,10 +34,7 @@ func TestLaggingFollowerGetsSnapshot(t *testing.T) {
 		}
 	}
 	c.waitFor("log truncated past the lagging follower", func() bool {
-		p := c.leaderOf(1).s.peer(1)
-		done := make(chan uint64, 1)
-		p.post(msgCall{func() { done <- p.ps.truncated.Index }})
-		return <-done > 50
+		return onLoop(c.leaderOf(1), func(p *peer) uint64 { return p.ps.truncated.Index }) > 50
 	})
 	c.restart(lag)
 	c.waitFor("caught up", func() bool {
@@ -477,12 +474,6 @@ func TestDeposedLeaderWriteNotStale(t *testing.T) {
 	})
 	cut.Store(true)
 	c.waitFor("the cut-off leader steps down", func() bool { return !a.s.IsLeader(1) })
-	onLoop := func(ts *testStore, f func(p *peer) uint64) uint64 {
-		ch := make(chan uint64, 1)
-		p := ts.s.peer(1)
-		p.post(msgCall{func() { ch <- f(p) }})
-		return <-ch
-	}
 	aLast := onLoop(a, func(p *peer) uint64 { return p.ps.lastIndex })
 	// The new leader commits the write, then truncates its log past a's.
 	i := 2

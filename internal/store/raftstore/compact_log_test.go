@@ -49,12 +49,8 @@ func TestBusyLogKeepsInFlightEntries(t *testing.T) {
 	// proposed meanwhile waits in the leader's log for the reply.
 	cfg.MaxInflightMsgs = 1
 	c := newTestCluster(t, 3, cfg)
-	p := c.leader(1).s.peer(1)
-	truncated := func() uint64 {
-		ch := make(chan uint64, 1)
-		p.post(msgCall{func() { ch <- p.ps.truncated.Index }})
-		return <-ch
-	}
+	l := c.leader(1)
+	truncated := func() uint64 { return onLoop(l, func(p *peer) uint64 { return p.ps.truncated.Index }) }
 	// Store 3 is the slow follower (a slower disk): each of its replies
 	// leaves 10 ms late, so the leader, committing with store 2, has
 	// applied entries it has not yet sent to store 3 when a tick comes,

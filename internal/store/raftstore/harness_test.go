@@ -258,6 +258,15 @@ func (c *testCluster) waitFor(what string, cond func() bool) {
 	}
 }
 
+// onLoop runs f on the raft loop of store ts's peer of region 1 (a
+// peer's raft state belongs to its loop) and returns what f returns.
+func onLoop(ts *testStore, f func(p *peer) uint64) uint64 {
+	ch := make(chan uint64, 1)
+	p := ts.s.peer(1)
+	p.post(msgCall{func() { ch <- f(p) }})
+	return <-ch
+}
+
 // regionOf returns the region holding key on some live store.
 func (c *testCluster) regionOf(key []byte) *kvrpcpb.Region {
 	for _, ts := range c.stores {
