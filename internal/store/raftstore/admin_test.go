@@ -392,7 +392,10 @@ func TestSplitNewRegionLeadsAtOnce(t *testing.T) {
 func TestSplitHandsOffLocksFirst(t *testing.T) {
 	c := newTestCluster(t, 3, fastConfig())
 	var asked atomic.Int64
-	c.handoff = testHandoff{locks: func(regionID, term uint64) *engine.Batch {
+	c.handoff = testHandoff{locks: func(regionID, term uint64, split bool) *engine.Batch {
+		if !split {
+			t.Error("a split's hand-off was asked as a transfer's")
+		}
 		asked.Add(1)
 		return writeBatch(key(10), "lock of key 10")
 	}}

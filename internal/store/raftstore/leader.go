@@ -543,7 +543,7 @@ func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) (term uint64, e
 		err  error
 	}
 	ch := make(chan handedOff, 1)
-	p.post(msgHandOff{done: func(term uint64, err error) { ch <- handedOff{term, err} }})
+	p.post(msgHandOff{split: true, done: func(term uint64, err error) { ch <- handedOff{term, err} }})
 	select {
 	case h := <-ch:
 		return h.term, h.err

@@ -20,7 +20,8 @@ type (
 	msgTransferLeader struct{ to uint64 }
 	// msgHandOff runs a lock hand-off (see handOff), then done.
 	msgHandOff struct {
-		done func(term uint64, err error)
+		done  func(term uint64, err error)
+		split bool // ahead of a split (else of a leader transfer)
 		// Set by handOff: the hand-off of term was proposed; the wait
 		// for the writes it left out ends at until (store clock).
 		started bool
@@ -178,7 +179,7 @@ func (p *peer) startTransfer(to uint64) bool {
 func (p *peer) handOff(m msgHandOff) {
 	if !m.started {
 		m.started, m.term = true, p.term.Load()
-		if p.proposeHandOff(func(r applyResult) {
+		if p.proposeHandOff(m.split, func(r applyResult) {
 			if r.err != nil {
 				// At once, from wherever the answer comes: a destroyed
 				// peer's mailbox is not read any more.
@@ -204,13 +205,14 @@ func (p *peer) handOff(m msgHandOff) {
 }
 
 // proposeHandOff proposes the region's in-memory pessimistic locks (the
-// LockHandoff's) as one write, and reports whether there was one to
-// propose; done receives its answer. Loop goroutine.
-func (p *peer) proposeHandOff(done func(applyResult)) bool {
+// LockHandoff's) as one write ahead of a split (split) or a transfer, and
+// reports whether there was one to propose; done receives its answer.
+// Loop goroutine.
+func (p *peer) proposeHandOff(split bool, done func(applyResult)) bool {
 	if p.s.handoff == nil || !p.isLeader.Load() {
 		return false
 	}
-	b := p.s.handoff.HandoffLocks(p.regionID, p.term.Load())
+	b := p.s.handoff.HandoffLocks(p.regionID, p.term.Load(), split)
 	if b == nil || b.Empty() {
 		return false
 	}

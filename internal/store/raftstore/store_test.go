@@ -141,15 +141,15 @@ func TestWriteRefusedAfterTermChange(t *testing.T) {
 // testHandoff is a LockHandoff from functions: locks gives the
 // hand-off (nil: nothing), pending answers HandoffPending (nil: false).
 type testHandoff struct {
-	locks   func(regionID, term uint64) *engine.Batch
+	locks   func(regionID, term uint64, split bool) *engine.Batch
 	pending func() bool
 }
 
-func (h testHandoff) HandoffLocks(regionID, term uint64) *engine.Batch {
+func (h testHandoff) HandoffLocks(regionID, term uint64, split bool) *engine.Batch {
 	if h.locks == nil {
 		return &engine.Batch{}
 	}
-	return h.locks(regionID, term)
+	return h.locks(regionID, term, split)
 }
 
 func (h testHandoff) HandoffPending(uint64, uint64) bool { return h.pending != nil && h.pending() }
@@ -162,7 +162,10 @@ func (testHandoff) HandoffEnded(uint64, uint64) {}
 func TestTransferLeaderHandsOffLocks(t *testing.T) {
 	c := newTestCluster(t, 3, fastConfig())
 	var asked atomic.Int64
-	c.handoff = testHandoff{locks: func(regionID, term uint64) *engine.Batch {
+	c.handoff = testHandoff{locks: func(regionID, term uint64, split bool) *engine.Batch {
+		if split {
+			t.Error("a transfer's hand-off was asked as a split's")
+		}
 		asked.Add(1)
 		return writeBatch(key(7), fmt.Sprintf("lock of region %d term %d", regionID, term))
 	}}

@@ -84,7 +84,9 @@
 //     move them to the new region's table as TiKV does: the leader writes
 //     them through raft before it proposes the split (HandoffLocks), as
 //     before a leader transfer, and the new region finds them in the
-//     engine.
+//     engine. The region's lock changes go through raft until the split
+//     ended, or for the rest of the term when a transfer's hand-off came
+//     too (a split the transfer refuses ends before the transfer does).
 //
 // # Lock order
 //

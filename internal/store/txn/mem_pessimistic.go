@@ -78,12 +78,18 @@ type memPessimisticLocks struct {
 	handedOff map[uint64]handOff
 }
 
-// handOff is when a region's locks of a term were handed off, and the
-// keys it left out because a write in flight replaces their lock.
+// handOff is when a region's locks of a term were last handed off, the
+// keys that hand-off left out because a write in flight replaces their
+// lock, and what the hand-offs of the term were for: the freeze a split's
+// hand-off starts ends with the split (HandoffEnded, once every split of
+// the term ended), a transfer's lasts for the rest of the term (or
+// handOffFreeze), whatever ends meanwhile.
 type handOff struct {
-	term uint64
-	at   time.Time
-	left []string
+	term     uint64
+	at       time.Time
+	left     []string
+	splits   int  // split hand-offs whose split has not ended
+	transfer bool // a transfer's hand-off was among them
 }
 
 // handOffFreeze is how long after a hand-off the region's leader of that
@@ -352,7 +358,8 @@ func (sc *memScope) txnKeys(startTS uint64) [][]byte {
 }
 
 // HandoffLocks implements the raftstore's LockHandoff: the locks of
-// regionID taken in term, as engine puts. They stay in the table (the
+// regionID taken in term, as engine puts, handed off ahead of a split
+// (split) or of a leader transfer. They stay in the table (the
 // term ends with the transfer, and a command of this term that changes
 // one writes it through raft, as the handed-over copy is in the lock
 // index once applied).
@@ -365,15 +372,17 @@ func (sc *memScope) txnKeys(startTS uint64) [][]byte {
 // over the handed-over copy. A lock left out is lost to the new leader,
 // which is safe: the prewrite's amend check then decides.
 //
-// From then on, for the rest of the term (or handOffFreeze, or until
-// HandoffEnded after a split), the region's lock changes go through
+// From then on, for the rest of the term (or handOffFreeze; after a
+// split's hand-off, until HandoffEnded says every split of the term
+// ended, unless a transfer's hand-off came too), the region's lock
+// changes go through
 // raft, as the new leader would miss them in memory (they are refused
 // while the transfer is pending, or land after the hand-off): no new
 // lock stays in memory only (frozenLocked), and the handed-off keys join
 // the lock index at once, so that a change of one is written to the
 // engine too, over the handed-over copy, even before that copy applies
 // here.
-func (s *Storage) HandoffLocks(regionID, term uint64) *engine.Batch {
+func (s *Storage) HandoffLocks(regionID, term uint64, split bool) *engine.Batch {
 	m := s.mem
 	if m == nil {
 		return nil
@@ -393,17 +402,31 @@ func (s *Storage) HandoffLocks(regionID, term uint64) *engine.Batch {
 		b.Put(mvcc.LockKey([]byte(k)), l.value)
 		keys = append(keys, k)
 	}
-	m.handedOff[regionID] = handOff{term: term, at: time.Now(), left: left}
+	h := m.handedOff[regionID]
+	if h.term != term {
+		h = handOff{term: term}
+	}
+	h.at, h.left = time.Now(), left
+	if split {
+		h.splits++
+	} else {
+		h.transfer = true
+	}
+	m.handedOff[regionID] = h
 	s.locks.add(keys)
 	b.NoSync = true
 	return &b
 }
 
-// HandoffEnded implements the raftstore's LockHandoff: the split the
-// hand-off of regionID in term preceded has applied or failed, so the
-// region's lock changes may stay in memory again (the keys handed off
-// keep theirs in the engine; those that moved belong to the new region,
-// whose table starts unfrozen).
+// HandoffEnded implements the raftstore's LockHandoff: a split that a
+// hand-off of regionID in term preceded has applied or failed. Once
+// every such split ended, the region's lock changes may stay in memory
+// again (the keys handed off keep theirs in the engine; those that moved
+// belong to the new region, whose table starts unfrozen), unless a
+// leader transfer's hand-off came in the same term: that freeze lasts,
+// since a lock taken in memory now would be lost to the transferee (a
+// split's proposal that the transfer dropped ends the split while the
+// transfer goes on).
 func (s *Storage) HandoffEnded(regionID, term uint64) {
 	m := s.mem
 	if m == nil {
@@ -411,9 +434,15 @@ func (s *Storage) HandoffEnded(regionID, term uint64) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if h, ok := m.handedOff[regionID]; ok && h.term == term {
-		delete(m.handedOff, regionID)
+	h, ok := m.handedOff[regionID]
+	if !ok || h.term != term {
+		return
 	}
+	if h.splits--; h.splits > 0 || h.transfer {
+		m.handedOff[regionID] = h
+		return
+	}
+	delete(m.handedOff, regionID)
 }
 
 // HandoffPending implements the raftstore's LockHandoff: whether a write
