@@ -375,13 +375,12 @@ func (sc *memScope) txnKeys(startTS uint64) [][]byte {
 // From then on, for the rest of the term (or handOffFreeze; after a
 // split's hand-off, until HandoffEnded says every split of the term
 // ended, unless a transfer's hand-off came too), the region's lock
-// changes go through
-// raft, as the new leader would miss them in memory (they are refused
-// while the transfer is pending, or land after the hand-off): no new
-// lock stays in memory only (frozenLocked), and the handed-off keys join
-// the lock index at once, so that a change of one is written to the
-// engine too, over the handed-over copy, even before that copy applies
-// here.
+// changes go through raft, as the new leader would miss them in memory
+// (they are refused while the transfer is pending, or land after the
+// hand-off): no new lock stays in memory only (frozenLocked), and the
+// handed-off keys join the lock index at once, so that a change of one
+// is written to the engine too, over the handed-over copy, even before
+// that copy applies here.
 func (s *Storage) HandoffLocks(regionID, term uint64, split bool) *engine.Batch {
 	m := s.mem
 	if m == nil {
