@@ -113,6 +113,9 @@ func (ab *applyBatch) flush(sync bool) {
 	ab.ops = engine.Batch{}
 	for p := range ab.touched {
 		p.setApplied(p.ap.applied, p.ap.appliedT)
+		p.sizeDiff.Add(p.ap.sizeAdded)
+		p.keysDiff.Add(p.ap.keysAdded)
+		p.ap.sizeAdded, p.ap.keysAdded = 0, 0
 		delete(ab.touched, p)
 	}
 	for _, f := range ab.after {
@@ -257,8 +260,11 @@ func (ab *applyBatch) applyWrite(p *peer, cmd *raftserverpb.RaftCmdRequest) appl
 	}
 	var n, keys uint64
 	defer func() {
-		p.sizeDiff.Add(n)
-		p.keysDiff.Add(keys)
+		// Counted once the batch is in kvdb (flush): a split check that
+		// resets the count and then measures must find every write in
+		// one or the other.
+		p.ap.sizeAdded += n
+		p.ap.keysAdded += keys
 	}()
 	for _, op := range cmd.GetOps() {
 		n += uint64(len(op.GetKey()) + len(op.GetValue()))

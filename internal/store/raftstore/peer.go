@@ -73,8 +73,10 @@ type peer struct {
 	approxKeys   atomic.Uint64
 	// splitChecking is set while a split check of the region runs.
 	// approxSize and approxKeys are the last measurement; sizeDiff and
-	// keysDiff count the bytes and write records applied since (an
-	// over-estimate: overwrites and deletes count as growth). A region is
+	// keysDiff count the bytes and write records applied since, each
+	// once its apply batch is in kvdb (an over-estimate: overwrites and
+	// deletes count as growth, and a write the measurement saw may count
+	// too). A region is
 	// measured (scanned) once, then again only when the estimate reaches
 	// RegionMaxSize or RegionMaxKeys.
 	splitChecking atomic.Bool
@@ -97,6 +99,9 @@ type applyState struct {
 	applied   uint64
 	appliedT  uint64
 	truncated truncState
+	// sizeAdded and keysAdded are what the writes in the apply batch add
+	// to sizeDiff and keysDiff once the batch is committed.
+	sizeAdded, keysAdded uint64
 }
 
 // proposal is a command waiting for its entry to apply.
