@@ -76,9 +76,8 @@ type peer struct {
 	// keysDiff count the bytes and write records applied since, each
 	// once its apply batch is in kvdb (an over-estimate: overwrites and
 	// deletes count as growth, and a write the measurement saw may count
-	// too). A region is
-	// measured (scanned) once, then again only when the estimate reaches
-	// RegionMaxSize or RegionMaxKeys.
+	// too). A region is measured (scanned) once, then again only when the
+	// estimate reaches RegionMaxSize or RegionMaxKeys.
 	splitChecking atomic.Bool
 	measured      atomic.Bool
 	sizeDiff      atomic.Uint64
