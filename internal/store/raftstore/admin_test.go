@@ -2,8 +2,12 @@ package raftstore
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -420,6 +424,61 @@ func TestSplitHandsOffLocksFirst(t *testing.T) {
 		c.waitFor(fmt.Sprintf("the hand-off on store %d", id), func() bool {
 			return string(c.localGet(id, key(10))) == "lock of key 10"
 		})
+	}
+}
+
+// Every split hand-off is ended once (HandoffEnded with its term): after
+// the split, and also when the caller stops waiting for the hand-off, as
+// a split whose context ends meanwhile does; a freeze left behind would
+// keep the region's pessimistic locks out of memory for the rest of the
+// term.
+func TestSplitHandOffEndedOnce(t *testing.T) {
+	c := newTestCluster(t, 3, fastConfig())
+	type call struct{ region, term uint64 }
+	var mu sync.Mutex
+	var asked, ended []call
+	c.handoff = testHandoff{
+		locks: func(regionID, term uint64, split bool) *engine.Batch {
+			mu.Lock()
+			defer mu.Unlock()
+			if split {
+				asked = append(asked, call{regionID, term})
+			}
+			return writeBatch(key(10), "lock of key 10")
+		},
+		ended: func(regionID, term uint64) {
+			mu.Lock()
+			defer mu.Unlock()
+			ended = append(ended, call{regionID, term})
+		},
+	}
+	for id := uint64(1); id <= 3; id++ {
+		c.stop(id)
+		c.restart(id)
+	}
+	l := c.leader(1)
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := l.s.SplitRegion(gone, 1, [][]byte{key(30)}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("split with a cancelled context: %v", err)
+	}
+	ctx, cancel2 := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel2()
+	if _, err := l.s.SplitRegion(ctx, 1, [][]byte{key(50)}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor("both split hand-offs ended", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(ended) >= 2
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	byTerm := func(a, b call) int { return cmp.Compare(a.term, b.term) }
+	slices.SortFunc(asked, byTerm)
+	slices.SortFunc(ended, byTerm)
+	if len(asked) != 2 || !slices.Equal(asked, ended) {
+		t.Fatalf("split hand-offs %v, ended %v: want each ended once, with its term", asked, ended)
 	}
 }
 

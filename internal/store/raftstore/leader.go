@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"go.etcd.io/raft/v3"
@@ -499,7 +500,7 @@ func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte)
 	}
 	term, err := s.handOffBeforeSplit(ctx, p)
 	if err != nil {
-		return nil, err
+		return nil, err // handOffBeforeSplit ended the freeze
 	}
 	if s.handoff != nil {
 		defer s.handoff.HandoffEnded(regionID, term)
@@ -534,6 +535,11 @@ func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte)
 // handOff is done: the writes it waited for, and the lock changes that
 // now go through raft (see txn's HandoffLocks), come before the split's
 // entry, or after it, refused by its epoch and retried on the new region.
+// The caller ends the freeze the hand-off started (HandoffEnded with the
+// term) once its split applied or failed; when the hand-off fails, or the
+// caller stops waiting for it, this ends it instead, so that every split
+// hand-off is ended exactly once (the freeze lasts until all of a term's
+// have).
 func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) (term uint64, err error) {
 	if s.handoff == nil {
 		return 0, nil
@@ -543,15 +549,37 @@ func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) (term uint64, e
 		err  error
 	}
 	ch := make(chan handedOff, 1)
-	p.post(msgHandOff{split: true, done: func(term uint64, err error) { ch <- handedOff{term, err} }})
+	var mu sync.Mutex
+	gone := false // the caller stopped waiting
+	p.post(msgHandOff{split: true, done: func(term uint64, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil || gone {
+			s.handoff.HandoffEnded(p.regionID, term) // no split follows
+		}
+		if !gone {
+			ch <- handedOff{term, err}
+		}
+	}})
 	select {
 	case h := <-ch:
 		return h.term, h.err
 	case <-ctx.Done():
-		return 0, ctx.Err()
+		err = ctx.Err()
 	case <-s.stopped:
-		return 0, ErrStopped
+		err = ErrStopped
 	}
+	mu.Lock()
+	defer mu.Unlock()
+	gone = true
+	select {
+	case h := <-ch: // answered as the wait ended
+		if h.err == nil {
+			s.handoff.HandoffEnded(p.regionID, h.term)
+		}
+	default:
+	}
+	return 0, err
 }
 
 // SplitRegionAt splits region id at those of keys that fall strictly

@@ -23,10 +23,12 @@ type (
 		done  func(term uint64, err error)
 		split bool // ahead of a split (else of a leader transfer)
 		// Set by handOff: the hand-off of term was proposed; the wait
-		// for the writes it left out ends at until (store clock).
-		started bool
-		term    uint64
-		until   int64
+		// for the writes it left out ends at until (store clock). asked:
+		// the LockHandoff was asked for the locks (HandoffLocks), which
+		// froze the region's lock changes.
+		started, asked bool
+		term           uint64
+		until          int64
 	}
 	msgSnapStatus struct {
 		to     uint64
@@ -173,12 +175,14 @@ func (p *peer) startTransfer(to uint64) bool {
 // the locks it left out (see txn's HandoffLocks) have answered
 // (HandoffPending, asked every millisecond for at most HandoffWait): their
 // entries come before the transfer or the split, not dropped with a lock
-// the new leader lacks. done gets the term of the hand-off, and an error
-// if this peer no longer leads in that term, or if the hand-off write
-// failed (then done may run off the loop). Loop goroutine.
+// the new leader lacks. done gets the term of the hand-off (0 when the
+// LockHandoff was never asked: this peer did not lead), and an error if
+// this peer no longer leads in that term, or if the hand-off write failed
+// (then done may run off the loop). Loop goroutine.
 func (p *peer) handOff(m msgHandOff) {
 	if !m.started {
 		m.started, m.term = true, p.term.Load()
+		m.asked = p.s.handoff != nil && p.isLeader.Load() // as proposeHandOff decides
 		if p.proposeHandOff(m.split, func(r applyResult) {
 			if r.err != nil {
 				// At once, from wherever the answer comes: a destroyed
@@ -199,6 +203,10 @@ func (p *peer) handOff(m msgHandOff) {
 		err = errNotLeader(p.regionID, p.leaderPeer())
 	case p.s.handoff != nil && p.s.handoff.HandoffPending(p.regionID, m.term) && p.s.now() < m.until:
 		time.AfterFunc(time.Millisecond, func() { p.post(m) })
+		return
+	}
+	if !m.asked {
+		m.done(0, err)
 		return
 	}
 	m.done(m.term, err)

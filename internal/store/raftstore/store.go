@@ -65,9 +65,10 @@ type ApplyObserver interface {
 // whether a write replacing a lock the hand-off left out is still on its
 // way: the transfer waits for it (at most Config.HandoffWait).
 // HandoffLocks's split says which the hand-off precedes, a split or a
-// transfer. HandoffEnded says a split a hand-off preceded has applied (or
-// failed): the region's locks may live in memory again, unless another
-// split or a transfer of the term still needs them in the engine.
+// transfer. HandoffEnded, called once for each split hand-off, says the
+// split has applied or failed (or its hand-off did): the region's locks
+// may live in memory again, unless another split or a transfer of the
+// term still needs them in the engine.
 type LockHandoff interface {
 	HandoffLocks(regionID, term uint64, split bool) *engine.Batch
 	HandoffPending(regionID, term uint64) bool

@@ -139,10 +139,12 @@ func TestWriteRefusedAfterTermChange(t *testing.T) {
 }
 
 // testHandoff is a LockHandoff from functions: locks gives the
-// hand-off (nil: nothing), pending answers HandoffPending (nil: false).
+// hand-off (nil: nothing), pending answers HandoffPending (nil: false),
+// ended hears HandoffEnded (nil: nothing).
 type testHandoff struct {
 	locks   func(regionID, term uint64, split bool) *engine.Batch
 	pending func() bool
+	ended   func(regionID, term uint64)
 }
 
 func (h testHandoff) HandoffLocks(regionID, term uint64, split bool) *engine.Batch {
@@ -154,7 +156,11 @@ func (h testHandoff) HandoffLocks(regionID, term uint64, split bool) *engine.Bat
 
 func (h testHandoff) HandoffPending(uint64, uint64) bool { return h.pending != nil && h.pending() }
 
-func (testHandoff) HandoffEnded(uint64, uint64) {}
+func (h testHandoff) HandoffEnded(regionID, term uint64) {
+	if h.ended != nil {
+		h.ended(regionID, term)
+	}
+}
 
 // A leader asked to transfer leadership first proposes what its
 // LockHandoff returns (the in-memory pessimistic locks): the new leader

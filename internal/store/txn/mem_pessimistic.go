@@ -74,7 +74,7 @@ type memPessimisticLocks struct {
 	locks     map[string]memPessimisticLock
 	lastPurge time.Time
 	// handedOff: the region's locks of a term were handed off for a
-	// leader transfer (see frozenLocked).
+	// leader transfer or a split (see frozenLocked).
 	handedOff map[uint64]handOff
 }
 
@@ -83,7 +83,7 @@ type memPessimisticLocks struct {
 // lock, and what the hand-offs of the term were for: the freeze a split's
 // hand-off starts ends with the split (HandoffEnded, once every split of
 // the term ended), a transfer's lasts for the rest of the term (or
-// handOffFreeze), whatever ends meanwhile.
+// handOffFreeze after the last hand-off), whatever ends meanwhile.
 type handOff struct {
 	term     uint64
 	at       time.Time
@@ -134,7 +134,9 @@ func (m *memPessimisticLocks) frozenLocked(sc *memScope) bool {
 	switch {
 	case h.term > sc.term:
 		return false // a command of an earlier term: its locks are not seen now
-	case h.term < sc.term || time.Since(h.at) > handOffFreeze:
+	case h.term < sc.term || (h.splits == 0 && time.Since(h.at) > handOffFreeze):
+		// A split's freeze lasts until HandoffEnded; a transfer that did
+		// not happen leaves the term's locks in memory again.
 		delete(m.handedOff, sc.regionID)
 		return false
 	}
@@ -359,10 +361,10 @@ func (sc *memScope) txnKeys(startTS uint64) [][]byte {
 
 // HandoffLocks implements the raftstore's LockHandoff: the locks of
 // regionID taken in term, as engine puts, handed off ahead of a split
-// (split) or of a leader transfer. They stay in the table (the
-// term ends with the transfer, and a command of this term that changes
-// one writes it through raft, as the handed-over copy is in the lock
-// index once applied).
+// (split) or of a leader transfer. They stay in the table (the term ends
+// with the transfer, the keys that leave with the split are dropped after
+// it, and a command of this term that changes one writes it through raft,
+// as the handed-over copy is in the lock index once applied).
 //
 // A lock that a write in flight replaces or deletes (a prewrite, a
 // rollback) is left out: that write may already be in the raft log ahead
@@ -437,7 +439,10 @@ func (s *Storage) HandoffEnded(regionID, term uint64) {
 	if !ok || h.term != term {
 		return
 	}
-	if h.splits--; h.splits > 0 || h.transfer {
+	if h.splits > 0 {
+		h.splits--
+	}
+	if h.splits > 0 || h.transfer {
 		m.handedOff[regionID] = h
 		return
 	}
