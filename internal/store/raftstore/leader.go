@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
 	"time"
 
 	"go.etcd.io/raft/v3"
@@ -549,37 +548,30 @@ func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) (term uint64, e
 		err  error
 	}
 	ch := make(chan handedOff, 1)
-	var mu sync.Mutex
-	gone := false // the caller stopped waiting
 	p.post(msgHandOff{split: true, done: func(term uint64, err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if err != nil || gone {
+		if err != nil {
 			s.handoff.HandoffEnded(p.regionID, term) // no split follows
 		}
-		if !gone {
-			ch <- handedOff{term, err}
-		}
+		ch <- handedOff{term, err}
 	}})
 	select {
 	case h := <-ch:
 		return h.term, h.err
 	case <-ctx.Done():
-		err = ctx.Err()
 	case <-s.stopped:
-		err = ErrStopped
+		return 0, ErrStopped
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	gone = true
-	select {
-	case h := <-ch: // answered as the wait ended
-		if h.err == nil {
-			s.handoff.HandoffEnded(p.regionID, h.term)
+	// No split follows: end the hand-off once it answers.
+	s.goBackground(func() {
+		select {
+		case h := <-ch:
+			if h.err == nil {
+				s.handoff.HandoffEnded(p.regionID, h.term)
+			}
+		case <-s.stopped:
 		}
-	default:
-	}
-	return 0, err
+	})
+	return 0, ctx.Err()
 }
 
 // SplitRegionAt splits region id at those of keys that fall strictly

@@ -182,8 +182,8 @@ func (p *peer) startTransfer(to uint64) bool {
 func (p *peer) handOff(m msgHandOff) {
 	if !m.started {
 		m.started, m.term = true, p.term.Load()
-		m.asked = p.s.handoff != nil && p.isLeader.Load() // as proposeHandOff decides
-		if p.proposeHandOff(m.split, func(r applyResult) {
+		m.asked = p.s.handoff != nil && p.isLeader.Load()
+		if m.asked && p.proposeHandOff(m.split, func(r applyResult) {
 			if r.err != nil {
 				// At once, from wherever the answer comes: a destroyed
 				// peer's mailbox is not read any more.
@@ -205,21 +205,18 @@ func (p *peer) handOff(m msgHandOff) {
 		time.AfterFunc(time.Millisecond, func() { p.post(m) })
 		return
 	}
+	term := m.term
 	if !m.asked {
-		m.done(0, err)
-		return
+		term = 0
 	}
-	m.done(m.term, err)
+	m.done(term, err)
 }
 
 // proposeHandOff proposes the region's in-memory pessimistic locks (the
 // LockHandoff's) as one write ahead of a split (split) or a transfer, and
 // reports whether there was one to propose; done receives its answer.
-// Loop goroutine.
+// The peer leads and has a LockHandoff. Loop goroutine.
 func (p *peer) proposeHandOff(split bool, done func(applyResult)) bool {
-	if p.s.handoff == nil || !p.isLeader.Load() {
-		return false
-	}
 	b := p.s.handoff.HandoffLocks(p.regionID, p.term.Load(), split)
 	if b == nil || b.Empty() {
 		return false

@@ -3,6 +3,7 @@ package txn
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -373,6 +374,23 @@ func TestMemPessimisticLocksStaleTermKeepsFreeze(t *testing.T) {
 	}
 }
 
+// frozen takes a pessimistic lock of key at ts and reports whether it
+// went to the engine (the region's lock changes are frozen after a
+// hand-off) rather than to memory; it fails the test if the lock is in
+// both or neither.
+func frozen(t *testing.T, s *Storage, ts uint64, key string) bool {
+	t.Helper()
+	mustLock(t, s, lockReq(ts, ts, 0, key))
+	inEngine := slices.Contains(engineLockKeys(t, s), key)
+	s.mem.mu.Lock()
+	_, inMemory := s.mem.locks[key]
+	s.mem.mu.Unlock()
+	if inEngine == inMemory {
+		t.Fatalf("lock of %s: in the engine %v, in memory %v", key, inEngine, inMemory)
+	}
+	return inEngine
+}
+
 // Once the split a hand-off preceded has applied, the region's new locks
 // stay in memory again; the end of another term's hand-off changes
 // nothing.
@@ -381,14 +399,12 @@ func TestMemPessimisticLocksHandoffEnded(t *testing.T) {
 	term := e.term.Load()
 	s.HandoffLocks(1, term, forSplit)
 	s.HandoffEnded(1, term-1)
-	mustLock(t, s, lockReq(10, 10, 0, "x"))
-	if keys := engineLockKeys(t, s); len(keys) != 1 || s.mem.len() != 0 {
-		t.Fatalf("still frozen: engine locks %q, %d in memory; want x in the engine", keys, s.mem.len())
+	if !frozen(t, s, 10, "x") {
+		t.Fatal("another term's end unfroze the region: x's lock is in memory, want it in the engine")
 	}
 	s.HandoffEnded(1, term)
-	mustLock(t, s, lockReq(20, 20, 0, "y"))
-	if keys := engineLockKeys(t, s); len(keys) != 1 || s.mem.len() != 1 {
-		t.Fatalf("after the split: engine locks %q, %d in memory; want y in memory", keys, s.mem.len())
+	if frozen(t, s, 20, "y") {
+		t.Fatal("after the split: y's lock is in the engine, want it in memory")
 	}
 }
 
@@ -402,17 +418,15 @@ func TestMemPessimisticLocksSplitEndKeepsTransferFreeze(t *testing.T) {
 	for _, splitFirst := range []bool{true, false} {
 		s, e := newMemLockStorage(t, Options{})
 		term := e.term.Load()
+		first, second := forTransfer, forSplit
 		if splitFirst {
-			s.HandoffLocks(1, term, forSplit)
-			s.HandoffLocks(1, term, forTransfer)
-		} else {
-			s.HandoffLocks(1, term, forTransfer)
-			s.HandoffLocks(1, term, forSplit)
+			first, second = second, first
 		}
+		s.HandoffLocks(1, term, first)
+		s.HandoffLocks(1, term, second)
 		s.HandoffEnded(1, term)
-		mustLock(t, s, lockReq(10, 10, 0, "x"))
-		if keys := engineLockKeys(t, s); len(keys) != 1 || s.mem.len() != 0 {
-			t.Fatalf("split first %v: engine locks %q, %d in memory after the split ended; want x in the engine", splitFirst, keys, s.mem.len())
+		if !frozen(t, s, 10, "x") {
+			t.Fatalf("split first %v: x's lock is in memory after the split ended, want it in the engine", splitFirst)
 		}
 	}
 }
@@ -424,13 +438,11 @@ func TestMemPessimisticLocksFreezeUntilEverySplitEnded(t *testing.T) {
 	s.HandoffLocks(1, term, forSplit)
 	s.HandoffLocks(1, term, forSplit)
 	s.HandoffEnded(1, term)
-	mustLock(t, s, lockReq(10, 10, 0, "x"))
-	if keys := engineLockKeys(t, s); len(keys) != 1 || s.mem.len() != 0 {
-		t.Fatalf("one split of two ended: engine locks %q, %d in memory; want x in the engine", keys, s.mem.len())
+	if !frozen(t, s, 10, "x") {
+		t.Fatal("one split of two ended: x's lock is in memory, want it in the engine")
 	}
 	s.HandoffEnded(1, term)
-	mustLock(t, s, lockReq(20, 20, 0, "y"))
-	if keys := engineLockKeys(t, s); len(keys) != 1 || s.mem.len() != 1 {
-		t.Fatalf("both splits ended: engine locks %q, %d in memory; want y in memory", keys, s.mem.len())
+	if frozen(t, s, 20, "y") {
+		t.Fatal("both splits ended: y's lock is in the engine, want it in memory")
 	}
 }
