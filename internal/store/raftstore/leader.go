@@ -535,10 +535,10 @@ func (s *Store) SplitRegion(ctx context.Context, regionID uint64, keys [][]byte)
 // now go through raft (see txn's HandoffLocks), come before the split's
 // entry, or after it, refused by its epoch and retried on the new region.
 // The caller ends the freeze the hand-off started (HandoffEnded with the
-// term) once its split applied or failed; when the hand-off fails, or the
-// caller stops waiting for it, this ends it instead, so that every split
+// term) once its split applied or failed; when the hand-off fails, or
+// ctx ends before it answers, this ends it instead, so that every split
 // hand-off is ended exactly once (the freeze lasts until all of a term's
-// have).
+// have; a stopping store ends none).
 func (s *Store) handOffBeforeSplit(ctx context.Context, p *peer) (term uint64, err error) {
 	if s.handoff == nil {
 		return 0, nil
