@@ -86,8 +86,13 @@ func TestBusyLogKeepsInFlightEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Truncating to the applied index (the bug) sent store 3 four to
+	// seven snapshots over such a run. One is tolerated: a store starved
+	// of CPU for a while (the test packages of CI run side by side on two
+	// cores) may really fall half a log behind, and then a snapshot is
+	// right (seen once in CI).
 	for _, ts := range c.stores {
-		if got := ts.s.Stats().SnapshotsReceived; got != 0 {
+		if got := ts.s.Stats().SnapshotsReceived; got > 1 {
 			t.Errorf("store %d received %d snapshots during %d writes", ts.id, got, n.Load())
 		}
 	}
