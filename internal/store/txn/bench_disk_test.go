@@ -13,14 +13,7 @@ import (
 // newDiskStorage opens a synced on-disk engine, as `strata kv` does, with
 // n keys committed by 1PC in batches.
 func newDiskStorage(b *testing.B, n int) *Storage {
-	s, _ := newDiskStorageSync(b, n, true)
-	return s
-}
-
-// newDiskStorageSync is newDiskStorage with the engine's writes synced or
-// not; it returns the engine too.
-func newDiskStorageSync(b *testing.B, n int, sync bool) (*Storage, *engine.Pebble) {
-	p, err := engine.Open(b.TempDir(), mvcc.WithKeySplit(engine.Options{Sync: sync}))
+	p, err := engine.Open(b.TempDir(), mvcc.WithKeySplit(engine.Options{Sync: true}))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +29,7 @@ func newDiskStorageSync(b *testing.B, n int, sync bool) (*Storage, *engine.Pebbl
 			b.Fatalf("load: %v %v", err, resp)
 		}
 	}
-	return s, p
+	return s
 }
 
 func benchKey(i int) []byte { return []byte(fmt.Sprintf("bench/kv/%08d", i)) }
@@ -83,39 +76,4 @@ func BenchmarkKvPrewrite1PCDisk(b *testing.B) {
 			}
 		}
 	})
-}
-
-// BenchmarkKvPrewriteNewKeyDisk: 1-key 1PC prewrites of keys never
-// written before (as a new index entry's key) among 100k keys flushed to
-// tables, engine writes not synced so that the check shows: with the
-// newest-write record's floor unknown, the newer-version check seeks
-// every level; with it known, it seeks nothing.
-func BenchmarkKvPrewriteNewKeyDisk(b *testing.B) {
-	const loaded = 100000
-	for _, floor := range []bool{false, true} {
-		b.Run(fmt.Sprintf("floor=%v", floor), func(b *testing.B) {
-			s, p := newDiskStorageSync(b, loaded, false)
-			if err := p.DB().Flush(); err != nil {
-				b.Fatal(err)
-			}
-			if floor && !s.newest.endFloor(s.newest.beginFloor(), 1<<40) {
-				b.Fatal("floor not established")
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := range b.N {
-				k := benchKey(loaded + i)
-				resp, err := s.KvPrewrite(bg, &kvrpcpb.PrewriteRequest{
-					Mutations:   []*kvrpcpb.Mutation{{Op: kvrpcpb.Op_Put, Key: k, Value: make([]byte, 64)}},
-					PrimaryLock: k, StartVersion: 1<<40 + 1 + uint64(i), LockTtl: 3000, TryOnePc: true,
-				})
-				if err != nil || len(resp.Errors) > 0 || resp.OnePcCommitTs == 0 {
-					b.Fatalf("prewrite: %v %v", err, resp)
-				}
-			}
-			if st := s.NewestWritesStats(); floor != (st.Bounded > 0) {
-				b.Fatalf("floor %v, bounded answers %d", floor, st.Bounded)
-			}
-		})
-	}
 }
