@@ -2,7 +2,6 @@ package txn
 
 import (
 	"context"
-	"math"
 	"time"
 )
 
@@ -66,12 +65,6 @@ func (s *Storage) RunNewestFloor(ctx context.Context, tso func(context.Context) 
 			gen := n.beginFloor()
 			ts, err := tso(ctx)
 			if err == nil {
-				// A 1PC or async-commit ts is at most max_ts + 1, and
-				// max_ts takes request timestamps on trust: a client's
-				// beyond PD's would otherwise put records above ts.
-				if m := s.cm.MaxTS(); m < math.MaxUint64 {
-					ts = max(ts, m+1)
-				}
 				n.endFloor(gen, ts) // a failure is retried when the rewrite ends
 				break
 			}

@@ -148,8 +148,7 @@ func TestNewestFloorEstablishmentRaced(t *testing.T) {
 }
 
 // TestRunNewestFloor: the loop asks the TSO at once and after every range
-// rewrite, takes max_ts + 1 when that is higher, and stops with its
-// context.
+// rewrite, and stops with its context.
 func TestRunNewestFloor(t *testing.T) {
 	s, _ := newTestStorage(t, Options{})
 	asked := make(chan chan uint64)
@@ -194,13 +193,6 @@ func TestRunNewestFloor(t *testing.T) {
 	s.newest.replacedData()
 	answer(200)
 	floorIs(200)
-	// A max_ts above the TSO's answer (a request's timestamp taken on
-	// trust): a 1PC commit may have been at max_ts + 1.
-	s.cm.UpdateMaxTS(500)
-	s.newest.replacingData()
-	s.newest.replacedData()
-	answer(300)
-	floorIs(501)
 	cancel()
 	<-done
 }
