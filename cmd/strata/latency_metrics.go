@@ -90,12 +90,11 @@ func newestWritesMetrics(storage *txn.Storage) []prometheus.Collector {
 			ConstLabels: prometheus.Labels{"result": result}},
 			func() float64 { return float64(f(storage.NewestWritesStats())) })
 	}
-	const lookups = "Point reads and newer-version checks of storage's newest-write record: answered from a key's entry (hit) or from the floor that bounds keys without one (bound), or sought in the engine (miss)."
+	const lookups = "Point reads and newer-version checks of storage's newest-write record: answered (hit) or sought in the engine (miss)."
 	const offers = "Seek answers offered to storage's newest-write record: taken, or refused because a write may have raced them."
 	return []prometheus.Collector{
 		counter("strata_newest_writes_lookups_total", lookups, "hit", func(s txn.NewestWritesStats) uint64 { return s.Hits }),
 		counter("strata_newest_writes_lookups_total", lookups, "miss", func(s txn.NewestWritesStats) uint64 { return s.Misses }),
-		counter("strata_newest_writes_lookups_total", lookups, "bound", func(s txn.NewestWritesStats) uint64 { return s.Bounded }),
 		counter("strata_newest_writes_offers_total", offers, "taken", func(s txn.NewestWritesStats) uint64 { return s.Taken }),
 		counter("strata_newest_writes_offers_total", offers, "refused", func(s txn.NewestWritesStats) uint64 { return s.Refused }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "strata_newest_writes_bytes",

@@ -86,7 +86,6 @@ func serveEmbedded(ctx context.Context, log *slog.Logger, cfg *config.Config, st
 	rs.Start()
 	defer rs.Stop()
 	defer storage.Close()
-	defer storeserver.RunNewestFloor(storage, oracle.GetTimestamp)()
 	node := storeserver.NewNodeWithOptions(storage, embeddedStore, storeserver.Options{Logger: log, Router: rs, Splitter: rs})
 	return serveSQL(ctx, log, cfg, sqlWiring{
 		role: "server", rpc: rpc.NewDirect(embeddedStore, node), storeAddr: embeddedStore,

@@ -27,12 +27,6 @@ type NewestWrites interface {
 	// (SetNewestWrites): the record takes the offer only if no write
 	// ended since the token was taken, before the snapshot.
 	Offer(token uint64, prefix []byte, commitTS uint64, w *Write)
-	// Below reports whether it knows that every write record of the key
-	// the engine holds is below ts, for keys it has no record of too;
-	// false when it does not know (a write of the key under way, a range
-	// being rewritten). Like Newest it may reflect writes that landed
-	// after the Reader's snapshot.
-	Below(prefix []byte, ts uint64) bool
 }
 
 // SetNewestWrites makes the Reader's point reads and newest-record lookups
@@ -71,17 +65,6 @@ func (r *Reader) newestWriteCached(key []byte) (commitTS uint64, w *Write, err e
 		r.newest.Offer(r.newestToken, r.newestBuf, cts, w)
 	}
 	return cts, w, err
-}
-
-// newestBelow reports whether r.newest knows that key has no write record
-// at or above ts, which spares a prewrite's checks for a newer version or
-// its own rollback the seek: they look for nothing else.
-func (r *Reader) newestBelow(key []byte, ts uint64) bool {
-	if r.newest == nil {
-		return false
-	}
-	r.newestBuf = appendWritePrefix(r.newestBuf[:0], key)
-	return r.newest.Below(r.newestBuf, ts)
 }
 
 // newestVisible answers a point read at ts from key's newest write record

@@ -167,15 +167,6 @@ func lockTypeOf(op MutationOp) (kv.LockType, error) {
 
 // checkNewerVersion is §2.2 step 3 against key's newest write record W.
 func checkNewerVersion(r *Reader, p *PrewriteParams, key []byte, mustNotExist bool) error {
-	// Every record below start_ts (and not above a for_update_ts): none of
-	// the failures below can happen.
-	below := p.StartTS
-	if p.ForUpdateTS != 0 {
-		below = min(below, p.ForUpdateTS+1)
-	}
-	if !mustNotExist && r.newestBelow(key, below) {
-		return nil
-	}
 	cts, w, err := r.newestWrite(key)
 	if err != nil || w == nil {
 		return err
@@ -227,9 +218,6 @@ func checkLostPessimisticLock(r *Reader, p *PrewriteParams, key []byte) error {
 // checkSelfRolledBack fails when the write record at exactly start_ts is a
 // rollback of this txn or carries the overlapped-rollback flag.
 func checkSelfRolledBack(r *Reader, p *PrewriteParams, key []byte) error {
-	if r.newestBelow(key, p.StartTS) {
-		return nil
-	}
 	w, err := r.writeAt(key, p.StartTS)
 	if err != nil || w == nil {
 		return err

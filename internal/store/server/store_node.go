@@ -65,10 +65,9 @@ type StoreNode struct {
 	Storage *txn.Storage
 	Node    *Node
 
-	kv        *engine.Pebble
-	raftdb    *pebble.DB
-	trans     raftstore.Transport
-	stopFloor func() // stops RunNewestFloor and waits for it
+	kv     *engine.Pebble
+	raftdb *pebble.DB
+	trans  raftstore.Transport
 }
 
 // OpenStoreNode opens the engines under cfg.DataDir, joins the cluster
@@ -130,20 +129,7 @@ func OpenStoreNode(ctx context.Context, cfg StoreConfig, pd ClusterPD, trans raf
 		Register: func(g *grpc.Server, draining <-chan struct{}) { RegisterRaftService(g, rs, draining) },
 	})
 	rs.Start()
-	return &StoreNode{ID: ident.GetStoreId(), Store: rs, Storage: storage, Node: node, kv: kv, raftdb: raftdb, trans: trans,
-		stopFloor: RunNewestFloor(storage, pd.GetTimestamp)}, nil
-}
-
-// RunNewestFloor runs storage.RunNewestFloor with timestamps from tso in
-// the background; the function it returns stops it and waits.
-func RunNewestFloor(storage *txn.Storage, tso func(context.Context) (uint64, error)) (stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		storage.RunNewestFloor(ctx, tso)
-	}()
-	return func() { cancel(); <-done }
+	return &StoreNode{ID: ident.GetStoreId(), Store: rs, Storage: storage, Node: node, kv: kv, raftdb: raftdb, trans: trans}, nil
 }
 
 // bootstrapCluster creates the cluster's first region on this store when
@@ -188,7 +174,6 @@ func bootstrapCluster(ctx context.Context, log *slog.Logger, pd ClusterPD, kv *e
 // Close stops the raftstore and closes the engines; stop the gRPC node
 // first.
 func (sn *StoreNode) Close() error {
-	sn.stopFloor()
 	sn.Storage.Close()
 	sn.Store.Stop()
 	if t, ok := sn.trans.(interface{ Close() }); ok {

@@ -41,19 +41,14 @@
 //     (mvcc.NewestWrites) for point reads and the newer-version checks of
 //     prewrites and pessimistic locks, which then cost a map lookup
 //     instead of a seek through every level holding a version. Entries
-//     come from seeks of a snapshot and from writes above the floor;
-//     every engine write of a write record (each raft apply on every
-//     replica, through the apply observer; over an engine without one,
-//     the command's own) marks its keys pending before it lands and
-//     updates their entries after, and a seek's answer is refused if a
-//     write ended since the reader's token (taken before its snapshot) or
-//     is touching the key. The floor (newest_floor.go), established from
-//     a TSO timestamp, bounds the records of every key without an entry,
-//     so that a newer-version check of a key written for the first time
-//     (a new index entry) or long ago seeks nothing either; an entry that
-//     goes raises it to its record. A raft snapshot's install or a peer's
-//     destroy forgets everything, the floor too, until the next TSO
-//     timestamp.
+//     come only from seeks of a snapshot; every engine write of a write
+//     record (each raft apply on every replica, through the apply
+//     observer; over an engine without one, the command's own) marks its
+//     keys pending before it lands and updates their entries after, and a
+//     seek's answer is refused if
+//     a write ended since the reader's token (taken before its snapshot)
+//     or is touching the key. A raft snapshot's install or a peer's
+//     destroy forgets everything.
 //
 // # Invariants
 //
@@ -67,8 +62,7 @@
 //     it began (the amend check), as after a lock lost in a crash.
 //   - A newest-write entry is the key's newest record in kvdb whenever it
 //     answers: no write of the key is pending then, and every write that
-//     ended since the entry was made has updated it. While the floor is
-//     known, no record of a key without an entry is above it.
+//     ended since the entry was made has updated it.
 //   - Memory locks are released only after the engine write that makes the
 //     real locks (or 1PC commit records) visible has been applied, and
 //     before the latches are released.

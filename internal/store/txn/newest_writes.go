@@ -52,23 +52,8 @@ const newestEntryOverhead = 112
 // batches: from replacingData to replacedData nothing is known, and
 // replacedData forgets every entry.
 //
-// Entries are evicted over the byte budget, the oldest of a few sampled at
-// random first; an evicted key is sought again, as without the record.
-//
-// The floor. Besides its entries the record may know a ts, the floor,
-// that no write record of a key without an entry is above, so that a
-// prewrite's newer-version check of a key written for the first time, or
-// long ago, costs no seek either (Below). It is established from a TSO
-// timestamp T asked for after every record the engine then held was
-// written (newest_floor.go): a commit ts never exceeds the timestamps PD
-// issued before it by more than one, so none is above T. From then on:
-//   - afterWrite of a record above the floor for a key without an entry
-//     makes one (every other record of the key is at most the floor, so
-//     this one is the newest); a record at or below it changes nothing;
-//   - an entry that goes (evicted, its record deleted, a failed write)
-//     raises the floor to its ts, and a failed write to its records' ts;
-//   - replacedData (records written unseen) loses the floor until a new
-//     one is established.
+// Entries are evicted at random over the byte budget; an evicted key is
+// sought again, as without the record.
 type newestWrites struct {
 	seed maphash.Seed
 	seq  atomic.Uint64 // bumped under mu when a write or reset ends
@@ -80,19 +65,7 @@ type newestWrites struct {
 	bytes     int64
 	budget    int64
 
-	// floor bounds the records of keys without an entry while floorOK.
-	floor   uint64
-	floorOK bool
-	// raisedSince is the highest ts the floor was raised to (or would
-	// have been, while unknown) since floorGen last changed; floorGen
-	// changes when an establishment begins and when replacedData loses
-	// the floor, so that an establishment raced by one is dropped.
-	raisedSince uint64
-	floorGen    uint64
-	// needFloor receives a token when the floor should be established.
-	needFloor chan struct{}
-
-	hits, misses, taken, refused, bounded atomic.Uint64
+	hits, misses, taken, refused atomic.Uint64
 }
 
 // newestEntry is one key's newest write record; w nil: the key has none.
@@ -102,15 +75,12 @@ type newestEntry struct {
 }
 
 func newNewestWrites(budget int64) *newestWrites {
-	n := &newestWrites{
-		seed:      maphash.MakeSeed(),
-		entries:   map[string]*newestEntry{},
-		pending:   map[uint64]int32{},
-		budget:    budget,
-		needFloor: make(chan struct{}, 1),
+	return &newestWrites{
+		seed:    maphash.MakeSeed(),
+		entries: map[string]*newestEntry{},
+		pending: map[uint64]int32{},
+		budget:  budget,
 	}
-	n.wantFloor()
-	return n
 }
 
 // token is taken before a Reader's snapshot (mvcc.Reader.SetNewestWrites).
@@ -138,37 +108,6 @@ func (n *newestWrites) Newest(prefix []byte) (uint64, *mvcc.Write, bool) {
 	c := *w
 	c.ShortValue = c.ShortValue[:len(c.ShortValue):len(c.ShortValue)]
 	return ts, &c, true
-}
-
-// Below implements mvcc.NewestWrites, from the key's entry or else the
-// floor.
-func (n *newestWrites) Below(prefix []byte, ts uint64) bool {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if n.replacing > 0 || n.pending[n.hash(prefix)] > 0 {
-		return false
-	}
-	if e := n.entries[string(prefix)]; e != nil {
-		if e.ts < ts {
-			n.hits.Add(1)
-			return true
-		}
-		return false
-	}
-	if n.floorOK && n.floor < ts {
-		n.bounded.Add(1)
-		return true
-	}
-	return false
-}
-
-// raise raises the floor to ts, a record of a key about to have no entry.
-// Caller holds mu.
-func (n *newestWrites) raise(ts uint64) {
-	n.raisedSince = max(n.raisedSince, ts)
-	if n.floorOK {
-		n.floor = max(n.floor, ts)
-	}
 }
 
 // Offer implements mvcc.NewestWrites.
@@ -205,31 +144,18 @@ func entrySize(keyLen int, e *newestEntry) int64 {
 	return s
 }
 
-// evictSample is how many entries evict compares to choose one.
-const evictSample = 8
-
-// evict drops entries until the record is within its budget, each time
-// the one with the oldest record of a few met at random (map order), so
-// that the floor, raised to what goes, stays behind the records being
-// written. Caller holds mu.
+// evict drops entries at random until the record is within its budget.
+// Caller holds mu.
 func (n *newestWrites) evict() {
-	for n.bytes > n.budget && len(n.entries) > 0 {
-		var (
-			oldest  string
-			victim  *newestEntry
-			sampled int
-		)
-		for k, e := range n.entries {
-			if victim == nil || e.ts < victim.ts {
-				oldest, victim = k, e
-			}
-			if sampled++; sampled == evictSample {
-				break
-			}
+	if n.bytes <= n.budget {
+		return
+	}
+	for k, e := range n.entries {
+		if n.bytes <= n.budget {
+			return
 		}
-		n.raise(victim.ts)
-		n.bytes -= entrySize(len(oldest), victim)
-		delete(n.entries, oldest)
+		n.bytes -= entrySize(len(k), e)
+		delete(n.entries, k)
 	}
 }
 
@@ -275,17 +201,14 @@ func (n *newestWrites) afterWrite(b *engine.Batch, written bool) {
 		}
 		e := n.entries[string(prefix)]
 		if e == nil {
-			n.learn(prefix, op, ts, written)
 			continue
 		}
 		switch {
 		case !written:
-			n.raise(ts)
 			n.forget(prefix, e)
 		case op.Kind == engine.OpPut && ts >= e.ts:
 			w, err := mvcc.DecodeWrite(op.Value)
 			if err != nil {
-				n.raise(ts)
 				n.forget(prefix, e)
 				continue
 			}
@@ -304,34 +227,8 @@ func (n *newestWrites) afterWrite(b *engine.Batch, written bool) {
 	}
 }
 
-// learn takes what a write op of a record at ts did to a key without an
-// entry: the key's newest record when it is a put above the floor (and
-// the write landed); else the floor is raised to ts, which changes
-// nothing unless the write failed or the floor is unknown. A delete of
-// such a key's record leaves its records below the floor. Caller holds mu.
-func (n *newestWrites) learn(prefix []byte, op engine.Op, ts uint64, written bool) {
-	if written && op.Kind == engine.OpDelete {
-		return
-	}
-	if !written || op.Kind != engine.OpPut || !n.floorOK || ts <= n.floor {
-		n.raise(ts)
-		return
-	}
-	w, err := mvcc.DecodeWrite(op.Value)
-	if err != nil {
-		n.raise(ts)
-		return
-	}
-	w.ShortValue = bytes.Clone(w.ShortValue)
-	e := &newestEntry{ts: ts, w: w}
-	n.entries[string(prefix)] = e
-	n.bytes += entrySize(len(prefix), e)
-}
-
-// forget drops key prefix's entry e, raising the floor to its record.
-// Caller holds mu.
+// forget drops key prefix's entry e. Caller holds mu.
 func (n *newestWrites) forget(prefix []byte, e *newestEntry) {
-	n.raise(e.ts)
 	n.bytes -= entrySize(len(prefix), e)
 	delete(n.entries, string(prefix))
 }
@@ -344,8 +241,7 @@ func (n *newestWrites) replacingData() {
 	n.mu.Unlock()
 }
 
-// replacedData ends it, written or not: every entry is forgotten, and the
-// floor with them, to be established again.
+// replacedData ends it, written or not: every entry is forgotten.
 func (n *newestWrites) replacedData() {
 	n.mu.Lock()
 	if n.replacing > 0 {
@@ -353,11 +249,8 @@ func (n *newestWrites) replacedData() {
 	}
 	clear(n.entries)
 	n.bytes = 0
-	n.floorOK = false
-	n.floorGen++
 	n.seq.Add(1)
 	n.mu.Unlock()
-	n.wantFloor()
 }
 
 // newestToken is the token a Reader's newest-write lookups take, read
@@ -393,10 +286,7 @@ func (s *Storage) newestAfter(b *engine.Batch, written bool) {
 // (Taken) or refused as possibly stale (Refused), and the bytes it holds.
 type NewestWritesStats struct {
 	Hits, Misses, Taken, Refused uint64
-	// Bounded counts the checks for a newer version of keys without an
-	// entry that the floor answered.
-	Bounded uint64
-	Bytes   int64
+	Bytes                        int64
 }
 
 // NewestWritesStats returns the record's counts (zero when it is off).
@@ -408,6 +298,5 @@ func (s *Storage) NewestWritesStats() NewestWritesStats {
 	n.mu.Lock()
 	b := n.bytes
 	n.mu.Unlock()
-	return NewestWritesStats{Hits: n.hits.Load(), Misses: n.misses.Load(), Taken: n.taken.Load(), Refused: n.refused.Load(),
-		Bounded: n.bounded.Load(), Bytes: b}
+	return NewestWritesStats{Hits: n.hits.Load(), Misses: n.misses.Load(), Taken: n.taken.Load(), Refused: n.refused.Load(), Bytes: b}
 }
