@@ -68,6 +68,9 @@ func newCommitter(t *Txn) *committer {
 		}
 		cm.muts = append(cm.muts, m)
 	}
+	if t.newest != nil {
+		cm.muts = t.newest.markMutations(cm.muts)
+	}
 	cm.primary = cm.muts[0].Key
 	if p := t.pess; p != nil {
 		cm.forUpdateTS = max(p.forUpdateTS, cm.startTS)

@@ -19,7 +19,10 @@
 // returns; the snapshot waits for it at the first read, lock or commit
 // with writes, so the round trip overlaps the client's next statement.
 // The request leaves when BEGIN runs, so start_ts still follows every
-// commit acknowledged before it.
+// commit acknowledged before it. Client.BeginNewest (an autocommit point
+// UPDATE / DELETE) does the same, but its Gets read the newest version
+// meanwhile; its prewrite names, for each key read, the newest write
+// record the read saw, and fails if the key has a newer one (newest.go).
 //
 // Invariants:
 //   - Writes are buffered in a sorted memBuffer until Commit; reads of keys

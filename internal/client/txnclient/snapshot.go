@@ -90,37 +90,45 @@ func onSendError(bo *locate.Backoffer, err error) error {
 
 // get reads one key; kv.ErrNotExist when absent.
 func (s *snapshot) get(ctx context.Context, key []byte) ([]byte, error) {
+	v, _, err := s.getKey(ctx, key, false)
+	return v, err
+}
+
+// getKey reads one key; kv.ErrNotExist when absent. needNewest (the
+// snapshot reads at MaxUint64) also returns the commit ts of the key's
+// newest write record the answer came from (GetRequest.need_newest_ts).
+func (s *snapshot) getKey(ctx context.Context, key []byte, needNewest bool) ([]byte, uint64, error) {
 	if err := kv.ValidateKey(key); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	ts, err := s.ts(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	bo := s.c.newBackoffer(ctx, locate.GetMaxBackoff)
 	for {
-		req := &kvrpcpb.GetRequest{Context: s.readContext(), Key: key, Version: ts}
+		req := &kvrpcpb.GetRequest{Context: s.readContext(), Key: key, Version: ts, NeedNewestTs: needNewest}
 		resp, err := locate.SendKey(s.c.sender, bo, key, req, rpc.StoreAPI.KvGet)
 		if err != nil {
 			if err := onSendError(bo, err); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			continue
 		}
 		if kerr := resp.GetError(); kerr != nil {
 			err := kerr.Err()
 			if kerr.GetLocked() == nil {
-				return nil, err
+				return nil, 0, err
 			}
 			if err := s.onLocks(bo, []kv.LockInfo{kerr.GetLocked().KV()}, err); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			continue
 		}
 		if resp.GetNotFound() {
-			return nil, kv.ErrNotExist
+			return nil, resp.GetNewestTs(), kv.ErrNotExist
 		}
-		return resp.GetValue(), nil
+		return resp.GetValue(), resp.GetNewestTs(), nil
 	}
 }
 

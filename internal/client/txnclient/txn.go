@@ -29,6 +29,9 @@ type Txn struct {
 	// pess is the pessimistic state (nil: optimistic).
 	pess *pessimisticState
 
+	// newest is set in a BeginNewest txn.
+	newest *newestReads
+
 	// endTS drops a lazy start-ts request still on its way (BeginLazy)
 	// when the txn ends; nil otherwise.
 	endTS context.CancelFunc
@@ -136,6 +139,9 @@ func (t *Txn) getFrom(ctx context.Context, snap *snapshot, k kv.Key) ([]byte, er
 		}
 		return e.value, nil
 	}
+	if t.newest != nil && snap == t.snap {
+		return t.getNewest(ctx, k)
+	}
 	return snap.get(ctx, k)
 }
 
@@ -161,6 +167,9 @@ func (t *Txn) batchGetFrom(ctx context.Context, snap *snapshot, keys []kv.Key) (
 	}
 	if len(remote) == 0 {
 		return out, nil
+	}
+	if t.newest != nil {
+		t.newest.mixed = true
 	}
 	got, err := snap.batchGet(ctx, remote)
 	if err != nil {
@@ -190,6 +199,9 @@ func (t *Txn) iterFrom(ctx context.Context, snap *snapshot, start, end kv.Key, r
 	if err := kv.ValidateRange(start, end); err != nil {
 		return nil, err
 	}
+	if t.newest != nil {
+		t.newest.mixed = true
+	}
 	sc, err := newScanner(ctx, snap, start, end, reverse)
 	if err != nil {
 		return nil, err
@@ -217,8 +229,14 @@ func (t *Txn) Commit(ctx context.Context) error {
 		return nil
 	}
 	// A lazy start ts still missing here was never read at: no locks.
-	if _, err := t.snap.ts(ctx); err != nil {
+	startTS, err := t.snap.ts(ctx)
+	if err != nil {
 		return err
+	}
+	if t.newest != nil {
+		if err := t.newest.check(startTS); err != nil {
+			return err
+		}
 	}
 	cm := newCommitter(t)
 	if err := cm.execute(ctx); err != nil {

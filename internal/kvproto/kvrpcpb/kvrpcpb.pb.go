@@ -1899,10 +1899,13 @@ func (x *Context) GetNotFillCache() bool {
 }
 
 type GetRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Context       *Context               `protobuf:"bytes,1,opt,name=context,proto3" json:"context,omitempty"`
-	Key           []byte                 `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
-	Version       uint64                 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Context *Context               `protobuf:"bytes,1,opt,name=context,proto3" json:"context,omitempty"`
+	Key     []byte                 `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
+	Version uint64                 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	// need_newest_ts (version must be MaxUint64): the response also carries
+	// newest_ts, for a prewrite's Mutation.newest_seen.
+	NeedNewestTs  bool `protobuf:"varint,4,opt,name=need_newest_ts,json=needNewestTs,proto3" json:"need_newest_ts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1958,12 +1961,22 @@ func (x *GetRequest) GetVersion() uint64 {
 	return 0
 }
 
+func (x *GetRequest) GetNeedNewestTs() bool {
+	if x != nil {
+		return x.NeedNewestTs
+	}
+	return false
+}
+
 type GetResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	RegionError   *RegionError           `protobuf:"bytes,1,opt,name=region_error,json=regionError,proto3" json:"region_error,omitempty"`
-	Error         *KeyError              `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
-	Value         []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
-	NotFound      bool                   `protobuf:"varint,4,opt,name=not_found,json=notFound,proto3" json:"not_found,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	RegionError *RegionError           `protobuf:"bytes,1,opt,name=region_error,json=regionError,proto3" json:"region_error,omitempty"`
+	Error       *KeyError              `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	Value       []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	NotFound    bool                   `protobuf:"varint,4,opt,name=not_found,json=notFound,proto3" json:"not_found,omitempty"`
+	// newest_ts: the commit ts of the key's newest write record of any kind
+	// (0: none), read from the same version as value (need_newest_ts).
+	NewestTs      uint64 `protobuf:"varint,5,opt,name=newest_ts,json=newestTs,proto3" json:"newest_ts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2024,6 +2037,13 @@ func (x *GetResponse) GetNotFound() bool {
 		return x.NotFound
 	}
 	return false
+}
+
+func (x *GetResponse) GetNewestTs() uint64 {
+	if x != nil {
+		return x.NewestTs
+	}
+	return 0
 }
 
 type BatchGetRequest struct {
@@ -2359,10 +2379,17 @@ func (x *ScanResponse) GetError() *KeyError {
 }
 
 type Mutation struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Op            Op                     `protobuf:"varint,1,opt,name=op,proto3,enum=kvrpcpb.Op" json:"op,omitempty"`
-	Key           []byte                 `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
-	Value         []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Op    Op                     `protobuf:"varint,1,opt,name=op,proto3,enum=kvrpcpb.Op" json:"op,omitempty"`
+	Key   []byte                 `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
+	Value []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	// read_newest: the txn read this key at its newest version (a GetRequest
+	// with need_newest_ts) instead of at start_version, and newest_seen is
+	// the newest_ts that read answered. An optimistic prewrite then fails
+	// with a write conflict if the key's newest write record is newer than
+	// newest_seen (or than start_version).
+	ReadNewest    bool   `protobuf:"varint,4,opt,name=read_newest,json=readNewest,proto3" json:"read_newest,omitempty"`
+	NewestSeen    uint64 `protobuf:"varint,5,opt,name=newest_seen,json=newestSeen,proto3" json:"newest_seen,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2416,6 +2443,20 @@ func (x *Mutation) GetValue() []byte {
 		return x.Value
 	}
 	return nil
+}
+
+func (x *Mutation) GetReadNewest() bool {
+	if x != nil {
+		return x.ReadNewest
+	}
+	return false
+}
+
+func (x *Mutation) GetNewestSeen() uint64 {
+	if x != nil {
+		return x.NewestSeen
+	}
+	return 0
 }
 
 type PrewriteRequest struct {
@@ -5127,17 +5168,19 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\x0eresolved_locks\x18\x05 \x03(\x04R\rresolvedLocks\x12'\n" +
 	"\x0fcommitted_locks\x18\x06 \x03(\x04R\x0ecommittedLocks\x12(\n" +
 	"\x10is_retry_request\x18\a \x01(\bR\x0eisRetryRequest\x12$\n" +
-	"\x0enot_fill_cache\x18\b \x01(\bR\fnotFillCache\"d\n" +
+	"\x0enot_fill_cache\x18\b \x01(\bR\fnotFillCache\"\x8a\x01\n" +
 	"\n" +
 	"GetRequest\x12*\n" +
 	"\acontext\x18\x01 \x01(\v2\x10.kvrpcpb.ContextR\acontext\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\fR\x03key\x12\x18\n" +
-	"\aversion\x18\x03 \x01(\x04R\aversion\"\xa2\x01\n" +
+	"\aversion\x18\x03 \x01(\x04R\aversion\x12$\n" +
+	"\x0eneed_newest_ts\x18\x04 \x01(\bR\fneedNewestTs\"\xbf\x01\n" +
 	"\vGetResponse\x127\n" +
 	"\fregion_error\x18\x01 \x01(\v2\x14.kvrpcpb.RegionErrorR\vregionError\x12'\n" +
 	"\x05error\x18\x02 \x01(\v2\x11.kvrpcpb.KeyErrorR\x05error\x12\x14\n" +
 	"\x05value\x18\x03 \x01(\fR\x05value\x12\x1b\n" +
-	"\tnot_found\x18\x04 \x01(\bR\bnotFound\"k\n" +
+	"\tnot_found\x18\x04 \x01(\bR\bnotFound\x12\x1b\n" +
+	"\tnewest_ts\x18\x05 \x01(\x04R\bnewestTs\"k\n" +
 	"\x0fBatchGetRequest\x12*\n" +
 	"\acontext\x18\x01 \x01(\v2\x10.kvrpcpb.ContextR\acontext\x12\x12\n" +
 	"\x04keys\x18\x02 \x03(\fR\x04keys\x12\x18\n" +
@@ -5161,11 +5204,15 @@ const file_kvrpcpb_proto_rawDesc = "" +
 	"\fScanResponse\x127\n" +
 	"\fregion_error\x18\x01 \x01(\v2\x14.kvrpcpb.RegionErrorR\vregionError\x12%\n" +
 	"\x05pairs\x18\x02 \x03(\v2\x0f.kvrpcpb.KvPairR\x05pairs\x12'\n" +
-	"\x05error\x18\x03 \x01(\v2\x11.kvrpcpb.KeyErrorR\x05error\"O\n" +
+	"\x05error\x18\x03 \x01(\v2\x11.kvrpcpb.KeyErrorR\x05error\"\x91\x01\n" +
 	"\bMutation\x12\x1b\n" +
 	"\x02op\x18\x01 \x01(\x0e2\v.kvrpcpb.OpR\x02op\x12\x10\n" +
 	"\x03key\x18\x02 \x01(\fR\x03key\x12\x14\n" +
-	"\x05value\x18\x03 \x01(\fR\x05value\"\xa6\x04\n" +
+	"\x05value\x18\x03 \x01(\fR\x05value\x12\x1f\n" +
+	"\vread_newest\x18\x04 \x01(\bR\n" +
+	"readNewest\x12\x1f\n" +
+	"\vnewest_seen\x18\x05 \x01(\x04R\n" +
+	"newestSeen\"\xa6\x04\n" +
 	"\x0fPrewriteRequest\x12*\n" +
 	"\acontext\x18\x01 \x01(\v2\x10.kvrpcpb.ContextR\acontext\x12/\n" +
 	"\tmutations\x18\x02 \x03(\v2\x11.kvrpcpb.MutationR\tmutations\x12!\n" +

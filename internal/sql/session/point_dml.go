@@ -39,6 +39,27 @@ func pointDML(p planner.Plan) bool {
 	return len(c) == 1 && pointReadsOnly(c[0])
 }
 
+// pointWrite reports whether p is an UPDATE or DELETE that reads one row
+// by its primary key handle and nothing else, on a table without foreign
+// keys in either direction. In autocommit such a statement may read its
+// row at the newest version while its start ts is on its way from PD
+// (txnclient.BeginNewest): the prewrite of the row checks that nothing
+// newer than what was read has been written since.
+func pointWrite(p planner.Plan) bool {
+	var is *catalog.InfoSchema
+	var t *catalog.TableInfo
+	switch d := p.(type) {
+	case *planner.Update:
+		is, t = d.InfoSchema, d.Table
+	case *planner.Delete:
+		is, t = d.InfoSchema, d.Table
+	default:
+		return false
+	}
+	c := p.Children()
+	return !hasFKs(is, t) && len(c) == 1 && pointRead(c[0])
+}
+
 // pointReadsOnly reports whether p reads only through point gets,
 // filtered or projected.
 func pointReadsOnly(p planner.Plan) bool {

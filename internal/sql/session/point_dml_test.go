@@ -10,7 +10,9 @@ import (
 )
 
 // Which statements skip a timestamp from PD: autocommit point reads of
-// one primary key (pointRead) and, in a pessimistic txn, UPDATE / DELETE
+// one primary key (pointRead); which read their row while it is on its
+// way: autocommit UPDATE / DELETE of one row by primary key on tables
+// without foreign keys (pointWrite); and, in a pessimistic txn, UPDATE / DELETE
 // that read only through point gets on tables without foreign keys
 // (pointDML), and INSERT / REPLACE of VALUES. Anything reading a range,
 // through a join or a subquery, or checking or cascading a foreign key
@@ -35,30 +37,32 @@ CREATE TABLE ch (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p (id
 		return p
 	}
 	for _, tc := range []struct {
-		sql   string
-		read  bool
-		write bool
+		sql    string
+		read   bool
+		write  bool
+		newest bool
 	}{
-		{"SELECT c FROM t WHERE id = ?", true, false},
-		{"SELECT c FROM t WHERE id = 7 AND k > 3", true, false},
-		{"SELECT c FROM t WHERE u = 7", false, false},
-		{"SELECT c FROM t WHERE id IN (1, 2)", false, false},
-		{"SELECT c FROM t WHERE id BETWEEN 1 AND 9", false, false},
-		{"SELECT c FROM t WHERE id = 1 FOR UPDATE", false, false},
-		{"SELECT c FROM t WHERE id = (SELECT MAX(id) FROM t)", false, false},
-		{"UPDATE t SET k = k + 1 WHERE id = ?", false, true},
-		{"UPDATE t SET c = 'x' WHERE u = 5", false, true},
-		{"DELETE FROM t WHERE id = 3", false, true},
-		{"UPDATE t SET k = k + 1 WHERE id >= 3", false, false},
-		{"UPDATE t SET k = 1 WHERE id = 3 AND k IN (SELECT k FROM t WHERE id > 5)", false, false},
-		{"DELETE FROM p WHERE id = 3", false, false},
-		{"UPDATE ch SET pid = 2 WHERE id = 3", false, false},
-		{"INSERT INTO t VALUES (1, 1, 1, 'a')", false, true},
-		{"INSERT INTO t VALUES (1, 1, 1, 'a') ON DUPLICATE KEY UPDATE k = k + 1", false, true},
-		{"REPLACE INTO t VALUES (1, 1, 1, 'a')", false, true},
-		{"INSERT INTO t SELECT id + 1, u, k, c FROM t WHERE id = 3", false, false},
-		{"INSERT INTO ch VALUES (1, 1)", false, false},
-		{"INSERT INTO p VALUES (1)", false, false},
+		{"SELECT c FROM t WHERE id = ?", true, false, false},
+		{"SELECT c FROM t WHERE id = 7 AND k > 3", true, false, false},
+		{"SELECT c FROM t WHERE u = 7", false, false, false},
+		{"SELECT c FROM t WHERE id IN (1, 2)", false, false, false},
+		{"SELECT c FROM t WHERE id BETWEEN 1 AND 9", false, false, false},
+		{"SELECT c FROM t WHERE id = 1 FOR UPDATE", false, false, false},
+		{"SELECT c FROM t WHERE id = (SELECT MAX(id) FROM t)", false, false, false},
+		{"UPDATE t SET k = k + 1 WHERE id = ?", false, true, true},
+		{"UPDATE t SET c = 'x' WHERE u = 5", false, true, false},
+		{"DELETE FROM t WHERE id = 3", false, true, true},
+		{"UPDATE t SET u = u + 1, id = id + 10 WHERE id = 3 AND c = 'x'", false, true, true},
+		{"UPDATE t SET k = k + 1 WHERE id >= 3", false, false, false},
+		{"UPDATE t SET k = 1 WHERE id = 3 AND k IN (SELECT k FROM t WHERE id > 5)", false, false, false},
+		{"DELETE FROM p WHERE id = 3", false, false, false},
+		{"UPDATE ch SET pid = 2 WHERE id = 3", false, false, false},
+		{"INSERT INTO t VALUES (1, 1, 1, 'a')", false, true, false},
+		{"INSERT INTO t VALUES (1, 1, 1, 'a') ON DUPLICATE KEY UPDATE k = k + 1", false, true, false},
+		{"REPLACE INTO t VALUES (1, 1, 1, 'a')", false, true, false},
+		{"INSERT INTO t SELECT id + 1, u, k, c FROM t WHERE id = 3", false, false, false},
+		{"INSERT INTO ch VALUES (1, 1)", false, false, false},
+		{"INSERT INTO p VALUES (1)", false, false, false},
 	} {
 		p := plan(tc.sql)
 		if got := pointRead(p); got != tc.read {
@@ -66,6 +70,9 @@ CREATE TABLE ch (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES p (id
 		}
 		if got := pointDML(p); got != tc.write {
 			t.Errorf("pointDML(%s) = %v", tc.sql, got)
+		}
+		if got := pointWrite(p); got != tc.newest {
+			t.Errorf("pointWrite(%s) = %v", tc.sql, got)
 		}
 	}
 }

@@ -89,7 +89,7 @@ func (s *Session) runPlan(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 		s.noteWrite(p, ectx.AffectedRows)
 		return s.writeResult(ectx), nil
 	}
-	err := s.runAutocommitRetry(ctx, func(txn *txnclient.Txn) error {
+	err := s.runAutocommitRetry(ctx, pointWrite(p), func(txn *txnclient.Txn) error {
 		// In an explicit transaction the statement's writes are staged,
 		// so that a failing statement leaves none behind.
 		var w kv.Transaction = txn

@@ -69,9 +69,27 @@ const maxStmtRetries = 10
 // re-executed (re-reading what it reads), never its old writes replayed —
 // the lesson of TiDB's Jepsen findings. In an explicit transaction the
 // conflict is returned to the client (MySQL error 9007, retryable).
-func (s *Session) runAutocommitRetry(ctx context.Context, fn func(txn *txnclient.Txn) error) error {
+//
+// newest (the statement is a pointWrite): its first run in autocommit
+// reads its row at the newest version while the start ts is on its way
+// (txnclient.BeginNewest); a retry runs as any other statement.
+func (s *Session) runAutocommitRetry(ctx context.Context, newest bool, fn func(txn *txnclient.Txn) error) error {
 	for attempt := 0; ; attempt++ {
-		txn, autocommit, err := s.stmtTxn(ctx)
+		var (
+			txn        *txnclient.Txn
+			autocommit bool
+			err        error
+		)
+		if newest && attempt == 0 && s.txn == nil && s.vars.Autocommit() {
+			txn, err = s.d.client.BeginNewest(ctx)
+			if err == nil {
+				s.configureTxn(txn)
+				txn.GuaranteeLinearizability(false) // as stmtTxn's
+				autocommit = true
+			}
+		} else {
+			txn, autocommit, err = s.stmtTxn(ctx)
+		}
 		if err != nil {
 			return err
 		}

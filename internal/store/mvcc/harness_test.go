@@ -178,6 +178,18 @@ func (h *harness) run(td *datadriven.TestData) string {
 				fmt.Fprintf(&out, "%s: %s\n", k, valStr(v))
 			}
 		}
+	case "get_newest":
+		for _, k := range a.keys() {
+			v, found, newestTS, err := r.GetNewest(k, a.readOpts())
+			switch {
+			case err != nil:
+				fmt.Fprintf(&out, "%s: %s\n", k, errStr(err))
+			case !found:
+				fmt.Fprintf(&out, "%s: <not found> newest=%d\n", k, newestTS)
+			default:
+				fmt.Fprintf(&out, "%s: %s newest=%d\n", k, valStr(v), newestTS)
+			}
+		}
 	case "scan":
 		pairs, err := r.Scan([]byte(a.str("start", "")), []byte(a.str("end", "")), int(a.ts("limit")), a.ts("ts"), a.has("reverse"), a.readOpts())
 		if err != nil {
@@ -233,6 +245,7 @@ func (h *harness) prewrite(a args, r *Reader, t *Txn, out *strings.Builder) {
 	vals := a.list("v")
 	ops := a.list("op")
 	pess := a.list("pessimistic") // per key: y = DoPessimisticCheck
+	newest := a.list("newest")    // per key: the NewestSeen of a ReadNewest key, - = not one
 	var secondaries [][]byte
 	for _, s := range a.list("secondaries") {
 		secondaries = append(secondaries, []byte(s))
@@ -252,6 +265,13 @@ func (h *harness) prewrite(a args, r *Reader, t *Txn, out *strings.Builder) {
 			m.Value = []byte(vals[i])
 		}
 		m.Pessimistic = i < len(pess) && pess[i] == "y"
+		if i < len(newest) && newest[i] != "-" {
+			seen, err := strconv.ParseUint(newest[i], 10, 64)
+			if err != nil {
+				h.t.Fatalf("newest=%q: %v", newest[i], err)
+			}
+			m.ReadNewest, m.NewestSeen = true, seen
+		}
 		if n := a.ts("vlen"); n > 0 {
 			m.Value = []byte(strings.Repeat(string(m.Value), int(n)/max(len(m.Value), 1)+1)[:n])
 		}

@@ -20,6 +20,13 @@ type Mutation struct {
 	// Pessimistic (DoPessimisticCheck): the key was locked by
 	// AcquirePessimisticLock, and the prewrite must find that lock.
 	Pessimistic bool
+	// ReadNewest: the txn read the key at its newest version (GetNewest)
+	// instead of at its start_ts, and NewestSeen is the commit ts that
+	// read answered. An optimistic prewrite fails with a write conflict if
+	// the key's newest write record is newer than NewestSeen, as well as
+	// newer than start_ts.
+	ReadNewest bool
+	NewestSeen uint64
 }
 
 // MemLocker is the txn layer's concurrency manager as Prewrite sees it.

@@ -77,8 +77,8 @@ func Prewrite(t *Txn, r *Reader, p *PrewriteParams, m Mutation) (minCommitTS uin
 	if pessimistic {
 		skip = hadPessimisticLock || !p.IsRetry
 	}
-	if mustNotExist || !skip {
-		if err := checkNewerVersion(r, p, key, mustNotExist); err != nil {
+	if mustNotExist || !skip || m.ReadNewest {
+		if err := checkNewerVersion(r, p, m, mustNotExist); err != nil {
 			return 0, err
 		}
 	} else if !hadPessimisticLock {
@@ -165,8 +165,11 @@ func lockTypeOf(op MutationOp) (kv.LockType, error) {
 	}
 }
 
-// checkNewerVersion is §2.2 step 3 against key's newest write record W.
-func checkNewerVersion(r *Reader, p *PrewriteParams, key []byte, mustNotExist bool) error {
+// checkNewerVersion is §2.2 step 3 against key's newest write record W;
+// an optimistic mutation read at its newest version also fails on a W
+// newer than what that read saw.
+func checkNewerVersion(r *Reader, p *PrewriteParams, m Mutation, mustNotExist bool) error {
+	key := m.Key
 	cts, w, err := r.newestWrite(key)
 	if err != nil || w == nil {
 		return err
@@ -179,7 +182,11 @@ func checkNewerVersion(r *Reader, p *PrewriteParams, key []byte, mustNotExist bo
 		return conflict(kv.ConflictSelfRolledBack)
 	}
 	if p.ForUpdateTS == 0 {
-		if cts > p.StartTS {
+		bound := p.StartTS
+		if m.ReadNewest {
+			bound = min(bound, m.NewestSeen)
+		}
+		if cts > bound {
 			return conflict(kv.ConflictOptimistic)
 		}
 	} else if cts > p.ForUpdateTS && w.Type != WriteTypeRollback {

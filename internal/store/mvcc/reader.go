@@ -186,19 +186,77 @@ func (r *Reader) keyWriteIter(key []byte) (engine.Iterator, error) {
 // Get returns key's value visible at ts under the SI rules of reference
 // §2.1. A blocking lock gives a *kv.LockedError.
 func (r *Reader) Get(key []byte, ts uint64, o *ReadOptions) (value []byte, found bool, err error) {
-	if o == nil || !(o.IsolationRC || o.SkipLockCheck) {
-		l, err := r.LoadLock(key)
-		if err != nil {
-			return nil, false, err
-		}
-		if l != nil && l.blocksRead(key, ts, o) {
-			if o != nil && containsTS(o.CommittedLocks, l.StartTS) {
-				return r.lockValue(key, l, false)
-			}
-			return nil, false, &kv.LockedError{Lock: l.Info(bytes.Clone(key))}
-		}
+	l, err := r.readThroughLock(key, ts, o)
+	if err != nil {
+		return nil, false, err
+	}
+	if l != nil {
+		return r.lockValue(key, l, false)
 	}
 	return r.valueAt(key, ts)
+}
+
+// readThroughLock applies key's lock to a read at ts: a *kv.LockedError
+// when it blocks the read, the lock when it is of a txn known committed
+// (the read answers its value), nil when the read ignores it.
+func (r *Reader) readThroughLock(key []byte, ts uint64, o *ReadOptions) (*Lock, error) {
+	if o != nil && (o.IsolationRC || o.SkipLockCheck) {
+		return nil, nil
+	}
+	l, err := r.LoadLock(key)
+	if err != nil || l == nil || !l.blocksRead(key, ts, o) {
+		return nil, err
+	}
+	if o != nil && containsTS(o.CommittedLocks, l.StartTS) {
+		return l, nil
+	}
+	return nil, &kv.LockedError{Lock: l.Info(bytes.Clone(key))}
+}
+
+// GetNewest is Get at the newest version (ts MaxUint64) that also returns
+// newestTS, the commit ts of key's newest write record of any kind (0:
+// none), taken from the very record the answer comes from: a prewrite
+// that names it (Mutation.NewestSeen) fails if the key has a newer record
+// by then, so nothing the answer missed can be overwritten unseen.
+//
+// The newest-write record may hold a record newer than the snapshot;
+// only a Put with its value inline or a Delete is answered from it, as
+// the record alone decides those. Anything else (a long value, a Lock or
+// Rollback record on top) is answered from the snapshot alone. A lock of
+// a txn known committed is read through; its value then has no write
+// record yet, and newestTS is the lock's start ts, which the commit
+// record will be newer than, failing the prewrite.
+func (r *Reader) GetNewest(key []byte, o *ReadOptions) (value []byte, found bool, newestTS uint64, err error) {
+	l, err := r.readThroughLock(key, maxTS, o)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	if l != nil {
+		v, found, err := r.lockValue(key, l, false)
+		return v, found, l.StartTS, err
+	}
+	if r.newest != nil {
+		cts, w, err := r.newestWriteCached(key)
+		switch {
+		case err != nil:
+			return nil, false, 0, err
+		case w == nil:
+			return nil, false, 0, nil
+		case w.Type == WriteTypeDelete || (w.Type == WriteTypePut && w.HasValue):
+			v, found, err := r.writeValue(w, key, maxTS, false)
+			return v, found, cts, err
+		}
+	}
+	cts, w, err := r.seekNewestWrite(key)
+	if err != nil || w == nil {
+		return nil, false, 0, err
+	}
+	it, err := r.keyWriteIter(key)
+	if err != nil {
+		return nil, false, 0, err
+	}
+	v, found, err := r.visibleValue(it, key, cts, false)
+	return v, found, cts, err
 }
 
 // valueAt returns key's value visible at ts, locks aside: from the newest

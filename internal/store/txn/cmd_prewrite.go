@@ -65,7 +65,8 @@ func (s *Storage) prewrite(t *mvcc.Txn, r *mvcc.Reader, g *KeyGuard, req *kvrpcp
 	pessimistic := req.GetIsPessimisticLock()
 	for i, m := range req.GetMutations() {
 		mut := mvcc.Mutation{Op: mutationOp(m.GetOp()), Key: m.GetKey(), Value: m.GetValue(),
-			Pessimistic: i < len(pessimistic) && pessimistic[i]}
+			Pessimistic: i < len(pessimistic) && pessimistic[i],
+			ReadNewest:  m.GetReadNewest(), NewestSeen: m.GetNewestSeen()}
 		ts, err := mvcc.Prewrite(t, r, p, mut)
 		if err == nil {
 			minCommitTS = max(minCommitTS, ts)

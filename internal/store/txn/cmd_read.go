@@ -2,7 +2,9 @@ package txn
 
 import (
 	"context"
+	"math"
 
+	"github.com/strata-db/strata/internal/kv"
 	"github.com/strata-db/strata/internal/kvproto/kvrpcpb"
 	"github.com/strata-db/strata/internal/store/mvcc"
 )
@@ -28,6 +30,10 @@ func (s *Storage) KvGet(ctx context.Context, req *kvrpcpb.GetRequest) (*kvrpcpb.
 		resp.Error = keyErr(err)
 		return resp, nil
 	}
+	if req.GetNeedNewestTs() && (ts != math.MaxUint64 || isRC(c)) {
+		resp.Error = keyErr(kv.InvalidArgumentf("need_newest_ts with version %d (not the newest) or read committed", ts))
+		return resp, nil
+	}
 	s.cm.UpdateMaxTS(ts)
 	if !isRC(c) {
 		if err := s.cm.CheckKey(key, ts, c.GetResolvedLocks()); err != nil {
@@ -38,7 +44,16 @@ func (s *Storage) KvGet(ctx context.Context, req *kvrpcpb.GetRequest) (*kvrpcpb.
 	o := readOpts(c, false)
 	o.SkipLockCheck = !s.locks.mayBeLocked(key) // checked before the snapshot: see lockIndex
 	err := s.read(ctx, func(r *mvcc.Reader) {
-		v, found, err := r.Get(key, ts, o)
+		var (
+			v     []byte
+			found bool
+			err   error
+		)
+		if req.GetNeedNewestTs() {
+			v, found, resp.NewestTs, err = r.GetNewest(key, o)
+		} else {
+			v, found, err = r.Get(key, ts, o)
+		}
 		switch {
 		case err != nil:
 			resp.Error = keyErr(err)
