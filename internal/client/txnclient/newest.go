@@ -14,7 +14,7 @@ import (
 type newestReads struct {
 	// snap reads at MaxUint64.
 	snap *snapshot
-	// seen maps each key Get read to the commit ts of the newest write
+	// seen maps each key Get read to the commit ts of the newest commit
 	// record its first read saw (0: none).
 	seen map[string]uint64
 	// mixed: some read was not such a Get (it read at the start ts).
@@ -29,9 +29,10 @@ type newestReads struct {
 // does, so the read and the timestamp's round trip overlap.
 //
 // The commit makes that safe. Every key read is prewritten (a key read
-// but not written as an Op_Lock) naming the newest write record its read
-// saw, and the prewrite fails with a write conflict if the key has a
-// newer one by then, or newer than the start ts (Mutation.read_newest).
+// but not written as an Op_Lock) naming the newest commit record its
+// read saw, and the prewrite fails with a write conflict if the key has a
+// newer one by then, or any record newer than the start ts
+// (Mutation.read_newest).
 // So nothing changed between each read and the prewrite, and what was
 // read is what a read at the start ts would have found: the statement
 // reads and writes as one.

@@ -46,7 +46,7 @@ func TestNewestReadLostUpdate(t *testing.T) {
 		onePC := cl.client(Options{OnePC: true})
 		put(t, onePC, "a", "a0") // no async-commit lock left for other to resolve
 		other := begin(t, onePC) // start ts below the reader's
-		cl.oracle.advance(1) // PD's clock moves on; the store has not seen it
+		cl.oracle.advance(1)     // PD's clock moves on; the store has not seen it
 		tx := beginNewest(t, newestClient(t, cl, c.opts))
 		if got := get(t, tx, "a"); got != "a0" {
 			t.Fatalf("newest read: %s", got)

@@ -1974,8 +1974,10 @@ type GetResponse struct {
 	Error       *KeyError              `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
 	Value       []byte                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
 	NotFound    bool                   `protobuf:"varint,4,opt,name=not_found,json=notFound,proto3" json:"not_found,omitempty"`
-	// newest_ts: the commit ts of the key's newest write record of any kind
-	// (0: none), read from the same version as value (need_newest_ts).
+	// newest_ts: the commit ts of the key's newest Put, Delete or Lock
+	// record (0: none), read with value (need_newest_ts). Rollback records
+	// are left out: kept at the start ts of the txn they roll back, they
+	// bound no commit to come below them.
 	NewestTs      uint64 `protobuf:"varint,5,opt,name=newest_ts,json=newestTs,proto3" json:"newest_ts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2386,8 +2388,8 @@ type Mutation struct {
 	// read_newest: the txn read this key at its newest version (a GetRequest
 	// with need_newest_ts) instead of at start_version, and newest_seen is
 	// the newest_ts that read answered. An optimistic prewrite then fails
-	// with a write conflict if the key's newest write record is newer than
-	// newest_seen (or than start_version).
+	// with a write conflict if the key has a Put, Delete or Lock record
+	// newer than newest_seen (or any record newer than start_version).
 	ReadNewest    bool   `protobuf:"varint,4,opt,name=read_newest,json=readNewest,proto3" json:"read_newest,omitempty"`
 	NewestSeen    uint64 `protobuf:"varint,5,opt,name=newest_seen,json=newestSeen,proto3" json:"newest_seen,omitempty"`
 	unknownFields protoimpl.UnknownFields

@@ -40,17 +40,24 @@ func pointDML(p planner.Plan) bool {
 }
 
 // pointWrite reports whether p is an UPDATE or DELETE that reads one row
-// by its primary key handle and nothing else, on a table without foreign
+// by its primary key handle and no other key, on a table without foreign
 // keys in either direction. In autocommit such a statement may read its
 // row at the newest version while its start ts is on its way from PD
 // (txnclient.BeginNewest): the prewrite of the row checks that nothing
-// newer than what was read has been written since.
+// newer than what was read has been written since. An UPDATE that may
+// move the row to another handle, or of a table with a unique index,
+// reads the new keys to check them for duplicates (exec's updateRow) at
+// other instants, and a duplicate found that way would not be checked at
+// the commit: it is not one.
 func pointWrite(p planner.Plan) bool {
 	var is *catalog.InfoSchema
 	var t *catalog.TableInfo
 	switch d := p.(type) {
 	case *planner.Update:
 		is, t = d.InfoSchema, d.Table
+		if t != nil && !updateReadsOnlyItsRow(t, d.Assigns) {
+			return false
+		}
 	case *planner.Delete:
 		is, t = d.InfoSchema, d.Table
 	default:
@@ -58,6 +65,30 @@ func pointWrite(p planner.Plan) bool {
 	}
 	c := p.Children()
 	return !hasFKs(is, t) && len(c) == 1 && pointRead(c[0])
+}
+
+// updateReadsOnlyItsRow reports whether an UPDATE of t setting assigns
+// reads no key but its row's: t has no unique index, and the assignments
+// leave the handle column alone.
+func updateReadsOnlyItsRow(t *catalog.TableInfo, assigns []planner.Assignment) bool {
+	for _, ix := range t.WritableIndices() {
+		if ix.Unique {
+			return false
+		}
+	}
+	h := t.PKHandleColumn()
+	if h == nil {
+		return true
+	}
+	if h.GeneratedExpr != "" {
+		return false
+	}
+	for _, a := range assigns {
+		if a.Col == h.Offset {
+			return false
+		}
+	}
+	return true
 }
 
 // pointReadsOnly reports whether p reads only through point gets,

@@ -23,8 +23,8 @@ type Mutation struct {
 	// ReadNewest: the txn read the key at its newest version (GetNewest)
 	// instead of at its start_ts, and NewestSeen is the commit ts that
 	// read answered. An optimistic prewrite fails with a write conflict if
-	// the key's newest write record is newer than NewestSeen, as well as
-	// newer than start_ts.
+	// the key has a commit record (Put, Delete, Lock) newer than
+	// NewestSeen, as well as on any record newer than start_ts.
 	ReadNewest bool
 	NewestSeen uint64
 }

@@ -182,12 +182,22 @@ func checkNewerVersion(r *Reader, p *PrewriteParams, m Mutation, mustNotExist bo
 		return conflict(kv.ConflictSelfRolledBack)
 	}
 	if p.ForUpdateTS == 0 {
-		bound := p.StartTS
-		if m.ReadNewest {
-			bound = min(bound, m.NewestSeen)
-		}
-		if cts > bound {
+		if cts > p.StartTS {
 			return conflict(kv.ConflictOptimistic)
+		}
+		if m.ReadNewest && cts > m.NewestSeen {
+			// Only a commit record newer than what the read saw fails it
+			// (a rollback above it bounds no commit below it).
+			ccts := cts
+			if w.Type == WriteTypeRollback {
+				var err error
+				if ccts, err = r.newestCommitRecord(key, cts); err != nil {
+					return err
+				}
+			}
+			if ccts > m.NewestSeen {
+				return conflict(kv.ConflictOptimistic)
+			}
 		}
 	} else if cts > p.ForUpdateTS && w.Type != WriteTypeRollback {
 		return &PessimisticLockNotFoundError{Key: key, StartTS: p.StartTS}

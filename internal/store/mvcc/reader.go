@@ -214,10 +214,12 @@ func (r *Reader) readThroughLock(key []byte, ts uint64, o *ReadOptions) (*Lock, 
 }
 
 // GetNewest is Get at the newest version (ts MaxUint64) that also returns
-// newestTS, the commit ts of key's newest write record of any kind (0:
-// none), taken from the very record the answer comes from: a prewrite
-// that names it (Mutation.NewestSeen) fails if the key has a newer record
-// by then, so nothing the answer missed can be overwritten unseen.
+// newestTS, the commit ts of key's newest commit record (Put, Delete or
+// Lock; 0: none), taken with the answer: a prewrite that names it
+// (Mutation.NewestSeen) fails if the key has a newer commit record by
+// then, so nothing the answer missed can be overwritten unseen. Rollback
+// records are passed over: kept at the start ts of the txn they roll
+// back, they bound no commit to come below them.
 //
 // The newest-write record may hold a record newer than the snapshot;
 // only a Put with its value inline or a Delete is answered from it, as
@@ -247,8 +249,8 @@ func (r *Reader) GetNewest(key []byte, o *ReadOptions) (value []byte, found bool
 			return v, found, cts, err
 		}
 	}
-	cts, w, err := r.seekNewestWrite(key)
-	if err != nil || w == nil {
+	cts, err := r.newestCommitRecord(key, maxTS)
+	if err != nil || cts == 0 {
 		return nil, false, 0, err
 	}
 	it, err := r.keyWriteIter(key)
@@ -257,6 +259,28 @@ func (r *Reader) GetNewest(key []byte, o *ReadOptions) (value []byte, found bool
 	}
 	v, found, err := r.visibleValue(it, key, cts, false)
 	return v, found, cts, err
+}
+
+// newestCommitRecord is the commit ts of key's newest Put, Delete or Lock
+// record at or below ts (0: none): Rollback records are keyed by a start
+// ts, which says nothing of commits still to come below it.
+func (r *Reader) newestCommitRecord(key []byte, ts uint64) (uint64, error) {
+	it, err := r.keyWriteIter(key)
+	if err != nil {
+		return 0, err
+	}
+	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
+	var w Write
+	for ok := r.seekPoint(it, r.keyBuf); ok; ok = it.Next() {
+		w = Write{}
+		if err := decodeWriteInto(&w, it.Value()); err != nil {
+			return 0, err
+		}
+		if w.Type != WriteTypeRollback {
+			return versionTS(it.Key()), nil
+		}
+	}
+	return 0, it.Error()
 }
 
 // valueAt returns key's value visible at ts, locks aside: from the newest
