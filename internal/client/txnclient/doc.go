@@ -21,7 +21,7 @@
 // The request leaves when BEGIN runs, so start_ts still follows every
 // commit acknowledged before it. Client.BeginNewest (an autocommit point
 // UPDATE / DELETE) does the same, but its Gets read the newest version
-// meanwhile; its prewrite names, for each key read, the newest write
+// meanwhile; its prewrite names, for each key read, the newest commit
 // record the read saw, and fails if the key has a newer one (newest.go).
 //
 // Invariants:

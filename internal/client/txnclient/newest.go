@@ -32,10 +32,9 @@ type newestReads struct {
 // but not written as an Op_Lock) naming the newest commit record its
 // read saw, and the prewrite fails with a write conflict if the key has a
 // newer one by then, or any record newer than the start ts
-// (Mutation.read_newest).
-// So nothing changed between each read and the prewrite, and what was
-// read is what a read at the start ts would have found: the statement
-// reads and writes as one.
+// (Mutation.read_newest). So nothing changed between each read and the
+// prewrite, and what was read is what a read at the start ts would have
+// found: the statement reads and writes as one.
 //
 // BatchGet and Iter read at the start ts, as in a plain txn; a txn that
 // wrote after mixing them with Get fails its commit with a write

@@ -96,7 +96,7 @@ func (s *snapshot) get(ctx context.Context, key []byte) ([]byte, error) {
 
 // getKey reads one key; kv.ErrNotExist when absent. needNewest (the
 // snapshot reads at MaxUint64) also returns the commit ts of the key's
-// newest write record the answer came from (GetRequest.need_newest_ts).
+// newest commit record, read with the answer (GetRequest.need_newest_ts).
 func (s *snapshot) getKey(ctx context.Context, key []byte, needNewest bool) ([]byte, uint64, error) {
 	if err := kv.ValidateKey(key); err != nil {
 		return nil, 0, err

@@ -20,23 +20,26 @@ import (
 // statement runs again at a fresh for_update_ts; when the lock succeeds,
 // nothing it read has changed.
 func pointDML(p planner.Plan) bool {
-	var is *catalog.InfoSchema
-	var t *catalog.TableInfo
-	switch d := p.(type) {
-	case *planner.Update:
-		is, t = d.InfoSchema, d.Table
-	case *planner.Delete:
-		is, t = d.InfoSchema, d.Table
-	case *planner.Insert:
+	if d, ok := p.(*planner.Insert); ok {
 		return d.Select == nil && !hasFKs(d.InfoSchema, d.Table)
-	default:
-		return false
 	}
-	if hasFKs(is, t) {
+	is, t, ok := updateOrDelete(p)
+	if !ok || hasFKs(is, t) {
 		return false
 	}
 	c := p.Children()
 	return len(c) == 1 && pointReadsOnly(c[0])
+}
+
+// updateOrDelete returns the schema and table of an UPDATE or DELETE.
+func updateOrDelete(p planner.Plan) (*catalog.InfoSchema, *catalog.TableInfo, bool) {
+	switch d := p.(type) {
+	case *planner.Update:
+		return d.InfoSchema, d.Table, true
+	case *planner.Delete:
+		return d.InfoSchema, d.Table, true
+	}
+	return nil, nil, false
 }
 
 // pointWrite reports whether p is an UPDATE or DELETE that reads one row
@@ -46,25 +49,19 @@ func pointDML(p planner.Plan) bool {
 // (txnclient.BeginNewest): the prewrite of the row checks that nothing
 // newer than what was read has been written since. An UPDATE that may
 // move the row to another handle, or of a table with a unique index,
-// reads the new keys to check them for duplicates (exec's updateRow) at
-// other instants, and a duplicate found that way would not be checked at
-// the commit: it is not one.
+// reads the new keys to check them for duplicates (exec's updateRow), each
+// at its own instant: a duplicate found that way is not checked again at
+// the commit, and could be a false one.
 func pointWrite(p planner.Plan) bool {
-	var is *catalog.InfoSchema
-	var t *catalog.TableInfo
-	switch d := p.(type) {
-	case *planner.Update:
-		is, t = d.InfoSchema, d.Table
-		if t != nil && !updateReadsOnlyItsRow(t, d.Assigns) {
-			return false
-		}
-	case *planner.Delete:
-		is, t = d.InfoSchema, d.Table
-	default:
+	is, t, ok := updateOrDelete(p)
+	if !ok || hasFKs(is, t) {
+		return false
+	}
+	if u, ok := p.(*planner.Update); ok && !updateReadsOnlyItsRow(t, u.Assigns) {
 		return false
 	}
 	c := p.Children()
-	return !hasFKs(is, t) && len(c) == 1 && pointRead(c[0])
+	return len(c) == 1 && pointRead(c[0])
 }
 
 // updateReadsOnlyItsRow reports whether an UPDATE of t setting assigns

@@ -34,6 +34,9 @@ func Prewrite(t *Txn, r *Reader, p *PrewriteParams, m Mutation) (minCommitTS uin
 		return 0, err
 	}
 	pessimistic := p.ForUpdateTS != 0
+	if m.ReadNewest && pessimistic {
+		return 0, kv.InvalidArgumentf("read_newest in a pessimistic prewrite of key %q", key)
+	}
 	old, err := r.LoadLock(key)
 	if err != nil {
 		return 0, err
