@@ -47,8 +47,13 @@ func (f gatedFuture) WaitContext(ctx context.Context) (uint64, error) {
 }
 
 func lazyClient(t *testing.T, cl *cluster) (*Client, *gatedOracle) {
+	return lazyClientWith(t, cl, Options{})
+}
+
+// lazyClientWith is lazyClient with opts.
+func lazyClientWith(t *testing.T, cl *cluster, opts Options) (*Client, *gatedOracle) {
 	o := &gatedOracle{testOracle: cl.oracle, gate: make(chan struct{})}
-	c := New(rpc.NewDirect(storeAddr, cl.store), locate.StaticRegions(cl.region, storeAddr), o, Options{})
+	c := New(rpc.NewDirect(storeAddr, cl.store), locate.StaticRegions(cl.region, storeAddr), o, opts)
 	t.Cleanup(func() { _ = c.Close() })
 	return c, o
 }

@@ -5,18 +5,14 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/strata-db/strata/internal/client/locate"
-	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/kv"
 )
 
 // newestClient is a client of cl with opts whose oracle answers at once
 // through futures (an AsyncOracle, as PD's client is).
 func newestClient(t *testing.T, cl *cluster, opts Options) *Client {
-	o := &gatedOracle{testOracle: cl.oracle, gate: make(chan struct{})}
+	c, o := lazyClientWith(t, cl, opts)
 	close(o.gate)
-	c := New(rpc.NewDirect(storeAddr, cl.store), locate.StaticRegions(cl.region, storeAddr), o, opts)
-	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
 

@@ -172,7 +172,7 @@ func (s *Session) runRead(ctx context.Context, q *queryCtx, p planner.Plan, c *e
 	if s.txn == nil && s.vars.Autocommit() && pointRead(p) {
 		txn, autocommit = s.d.client.BeginAt(math.MaxUint64), true
 		s.configureTxn(txn)
-	} else if txn, autocommit, err = s.stmtTxn(ctx); err != nil {
+	} else if txn, autocommit, err = s.stmtTxn(ctx, false); err != nil {
 		return nil, err
 	}
 	res, _, err := s.readRows(ctx, q, p, txn, c, false)

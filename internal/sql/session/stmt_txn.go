@@ -11,8 +11,9 @@ import (
 // stmtTxn returns the transaction a statement runs in: the open explicit
 // transaction, or (autocommit) a new one that finishStmt commits. With
 // autocommit off, the first statement opens an explicit transaction, as
-// in MySQL.
-func (s *Session) stmtTxn(ctx context.Context) (txn *txnclient.Txn, autocommit bool, err error) {
+// in MySQL. newest: a new autocommit txn reads at the newest version
+// while its start ts is on its way (txnclient.BeginNewest).
+func (s *Session) stmtTxn(ctx context.Context, newest bool) (txn *txnclient.Txn, autocommit bool, err error) {
 	if s.txn != nil {
 		return s.txn, false, nil
 	}
@@ -22,7 +23,11 @@ func (s *Session) stmtTxn(ctx context.Context) (txn *txnclient.Txn, autocommit b
 		}
 		return s.txn, false, nil
 	}
-	txn, err = s.d.client.Begin(ctx)
+	if newest {
+		txn, err = s.d.client.BeginNewest(ctx)
+	} else {
+		txn, err = s.d.client.Begin(ctx)
+	}
 	if err != nil {
 		return nil, false, err
 	}
@@ -75,21 +80,7 @@ const maxStmtRetries = 10
 // (txnclient.BeginNewest); a retry runs as any other statement.
 func (s *Session) runAutocommitRetry(ctx context.Context, newest bool, fn func(txn *txnclient.Txn) error) error {
 	for attempt := 0; ; attempt++ {
-		var (
-			txn        *txnclient.Txn
-			autocommit bool
-			err        error
-		)
-		if newest && attempt == 0 && s.txn == nil && s.vars.Autocommit() {
-			txn, err = s.d.client.BeginNewest(ctx)
-			if err == nil {
-				s.configureTxn(txn)
-				txn.GuaranteeLinearizability(false) // as stmtTxn's
-				autocommit = true
-			}
-		} else {
-			txn, autocommit, err = s.stmtTxn(ctx)
-		}
+		txn, autocommit, err := s.stmtTxn(ctx, newest && attempt == 0)
 		if err != nil {
 			return err
 		}

@@ -194,7 +194,7 @@ func checkNewerVersion(r *Reader, p *PrewriteParams, m Mutation, mustNotExist bo
 			ccts := cts
 			if w.Type == WriteTypeRollback {
 				var err error
-				if ccts, err = r.newestCommitRecord(key, cts); err != nil {
+				if ccts, _, err = r.newestCommitRecord(key, cts); err != nil {
 					return err
 				}
 			}

@@ -249,38 +249,35 @@ func (r *Reader) GetNewest(key []byte, o *ReadOptions) (value []byte, found bool
 			return v, found, cts, err
 		}
 	}
-	cts, err := r.newestCommitRecord(key, maxTS)
+	cts, it, err := r.newestCommitRecord(key, maxTS)
 	if err != nil || cts == 0 {
 		return nil, false, 0, err
 	}
-	it, err := r.keyWriteIter(key)
-	if err != nil {
-		return nil, false, 0, err
-	}
-	v, found, err := r.visibleValue(it, key, cts, false)
+	v, found, err := r.versionsFrom(it, key, cts, false) // it is on that record
 	return v, found, cts, err
 }
 
 // newestCommitRecord is the commit ts of key's newest Put, Delete or Lock
-// record at or below ts (0: none): Rollback records are keyed by a start
-// ts, which says nothing of commits still to come below it.
-func (r *Reader) newestCommitRecord(key []byte, ts uint64) (uint64, error) {
+// record at or below ts (0: none), and the write iterator left on it (for
+// versionsFrom): Rollback records are keyed by a start ts, which says
+// nothing of commits still to come below it.
+func (r *Reader) newestCommitRecord(key []byte, ts uint64) (uint64, engine.Iterator, error) {
 	it, err := r.keyWriteIter(key)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	r.keyBuf = appendVersionedKey(r.keyBuf[:0], prefixWrite, key, ts)
 	var w Write
 	for ok := r.seekPoint(it, r.keyBuf); ok; ok = it.Next() {
 		w = Write{}
 		if err := decodeWriteInto(&w, it.Value()); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		if w.Type != WriteTypeRollback {
-			return versionTS(it.Key()), nil
+			return versionTS(it.Key()), it, nil
 		}
 	}
-	return 0, it.Error()
+	return 0, nil, it.Error()
 }
 
 // valueAt returns key's value visible at ts, locks aside: from the newest
