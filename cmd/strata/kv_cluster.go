@@ -134,6 +134,7 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 	pd.handler.Store(&h)
 	served := make(chan error, 1)
 	go func() { served <- sn.Node.Serve(lis) }()
+	serveLocalSocket(sn.Node, addr, file, log)
 	if cfg.statusAddr != "" {
 		st, err := status.Start(cfg.statusAddr, status.Info{Role: "kv", Version: version, Addrs: map[string]string{"grpc": addr}})
 		if err != nil {

@@ -18,8 +18,13 @@ func ServerWindows() []grpc.ServerOption {
 	return []grpc.ServerOption{grpc.InitialWindowSize(GRPCWindowSize), grpc.InitialConnWindowSize(GRPCWindowSize)}
 }
 
-// DialWindows are the dial options that set GRPCWindowSize; every
-// connection between Strata processes takes them.
-func DialWindows() []grpc.DialOption {
-	return []grpc.DialOption{grpc.WithInitialWindowSize(GRPCWindowSize), grpc.WithInitialConnWindowSize(GRPCWindowSize)}
+// DialOptions are the dial options every connection between Strata
+// processes takes: GRPCWindowSize, and a dialer that goes to the server's
+// local socket (ListenLocal) when one listens in this network namespace,
+// over TCP otherwise.
+func DialOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithInitialWindowSize(GRPCWindowSize), grpc.WithInitialConnWindowSize(GRPCWindowSize),
+		grpc.WithContextDialer(dialLocalFirst),
+	}
 }

@@ -79,7 +79,7 @@ func (o *GRPCOptions) dialOptions() []grpc.DialOption {
 	bo := backoff.DefaultConfig
 	bo.BaseDelay = 50 * time.Millisecond
 	bo.MaxDelay = o.MaxReconnectBackoff
-	opts := append(kvproto.DialWindows(),
+	opts := append(kvproto.DialOptions(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{
 			Time: o.KeepaliveTime, Timeout: o.KeepaliveTimeout, PermitWithoutStream: true,

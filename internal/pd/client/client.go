@@ -174,7 +174,7 @@ func (c *Client) conn(addr string) (*pdConn, error) {
 	}
 	bo := backoff.DefaultConfig
 	bo.BaseDelay, bo.MaxDelay = 50*time.Millisecond, time.Second
-	cc, err := grpc.NewClient(addr, append(kvproto.DialWindows(),
+	cc, err := grpc.NewClient(addr, append(kvproto.DialOptions(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		// PD's etcd refuses pings on idle connections, so ping only under
 		// a stream.

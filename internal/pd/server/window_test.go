@@ -79,7 +79,7 @@ func TestTSOAnswersCarryNoFlowControlFrames(t *testing.T) {
 	waitServing(t, dial(t, c.Addrs()[0]))
 
 	var dialed atomic.Pointer[frameCounter]
-	conn, err := grpc.NewClient(strings.TrimPrefix(c.Addrs()[0], "http://"), append(kvproto.DialWindows(),
+	conn, err := grpc.NewClient(strings.TrimPrefix(c.Addrs()[0], "http://"), append(kvproto.DialOptions(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) {
 			nc, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)

@@ -108,7 +108,7 @@ func (c *storeConn) client(ctx context.Context) (raftserverpb.RaftClient, error)
 		}
 		bo := backoff.DefaultConfig
 		bo.MaxDelay = time.Second // a restarted store is found again within a second
-		cc, err := grpc.NewClient(addr, append(kvproto.DialWindows(),
+		cc, err := grpc.NewClient(addr, append(kvproto.DialOptions(),
 			grpc.WithTransportCredentials(insecure.NewCredentials()),
 			grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: 3 * time.Second}),
 			experimental.WithBufferPool(kvproto.BufferPool),
