@@ -29,7 +29,10 @@ func LocalSocketName(addr string) string {
 // several Strata processes costs less CPU per message. Only a process
 // that can bind addr's port is reachable at addr over TCP there, so only
 // it can hold the name (a second bind fails with EADDRINUSE; the caller
-// then serves TCP alone).
+// then serves TCP alone). An abstract socket has no file permissions, so
+// another user's process could take the name before the server does; a
+// dialer therefore uses the socket only when the process holding it runs
+// as the dialer's user or as root (trustedPeer), and TCP otherwise.
 func ListenLocal(addr string) (net.Listener, error) {
 	name := LocalSocketName(addr)
 	if name == "" {
@@ -40,12 +43,16 @@ func ListenLocal(addr string) (net.Listener, error) {
 
 // dialLocalFirst dials addr's local socket, and addr over TCP when no
 // server of this network namespace listens there (the usual case for a
-// process on another machine: the connect fails at once).
+// process on another machine: the connect fails at once), or when the
+// process listening there is not trusted (trustedPeer).
 func dialLocalFirst(ctx context.Context, addr string) (net.Conn, error) {
 	var d net.Dialer
 	if name := LocalSocketName(addr); name != "" {
 		if c, err := d.DialContext(ctx, "unix", name); err == nil {
-			return c, nil
+			if trustedPeer(c) {
+				return c, nil
+			}
+			c.Close()
 		}
 	}
 	return d.DialContext(ctx, "tcp", addr)
