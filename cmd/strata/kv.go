@@ -95,7 +95,7 @@ func serveKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready func(add
 	node := server.NewNodeWithOptions(storage, addr, server.Options{Logger: log})
 	served := make(chan error, 1)
 	go func() { served <- node.Serve(lis) }()
-	serveLocalSocket(node, addr, file, log)
+	serveLocalSocket(node, listenLocalSocket(addr, addr, file, log), log)
 	if cfg.statusAddr != "" {
 		st, err := status.Start(cfg.statusAddr, status.Info{Role: "kv", Version: version, Addrs: map[string]string{"grpc": addr}})
 		if err != nil {

@@ -102,9 +102,11 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 	if cfg.advertiseAddr != "" {
 		addr = cfg.advertiseAddr
 	}
+	local := listenLocalSocket(lis.Addr().String(), addr, file, log)
 	pdc, err := pdclient.New(ctx, strings.Split(cfg.pd, ","), pdclient.Options{Logger: log})
 	if err != nil {
 		lis.Close()
+		closeLocalSocket(local)
 		return fmt.Errorf("connect to PD %s: %w", cfg.pd, err)
 	}
 	defer pdc.Close()
@@ -127,6 +129,7 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 	cancel()
 	if err != nil {
 		lis.Close()
+		closeLocalSocket(local)
 		trans.Close()
 		return err
 	}
@@ -134,7 +137,7 @@ func serveClusterKV(ctx context.Context, cfg kvConfig, log *slog.Logger, ready f
 	pd.handler.Store(&h)
 	served := make(chan error, 1)
 	go func() { served <- sn.Node.Serve(lis) }()
-	serveLocalSocket(sn.Node, addr, file, log)
+	serveLocalSocket(sn.Node, local, log)
 	if cfg.statusAddr != "" {
 		st, err := status.Start(cfg.statusAddr, status.Info{Role: "kv", Version: version, Addrs: map[string]string{"grpc": addr}})
 		if err != nil {

@@ -2,23 +2,50 @@ package main
 
 import (
 	"log/slog"
+	"net"
 
 	"github.com/strata-db/strata/internal/config"
 	"github.com/strata-db/strata/internal/kvproto"
 	"github.com/strata-db/strata/internal/store/server"
 )
 
-// serveLocalSocket serves node also on the local socket of addr, its
-// advertised address (server.local-socket; kvproto.ListenLocal), until the
-// node stops. Where none can be had, the node serves TCP alone.
-func serveLocalSocket(node *server.Node, addr string, file *config.Config, log *slog.Logger) {
-	if !file.Server.LocalSocket || kvproto.LocalSocketName(addr) == "" {
-		return
+// listenLocalSocket listens on the local socket of a storage node bound
+// at bound and advertised at advertised (server.local-socket;
+// kvproto.ListenLocal). Call it right after the TCP listen, so that a
+// client reconnecting while the node starts (after a restart) waits in
+// the socket's backlog as it would in TCP's, instead of settling on TCP.
+// It returns nil when the key is off, off Linux, when the node advertises
+// another address than the one it bound (that address may be a proxy's
+// or another node's: only the process bound to an address takes its
+// name), or when the name is taken.
+func listenLocalSocket(bound, advertised string, file *config.Config, log *slog.Logger) net.Listener {
+	if !file.Server.LocalSocket || kvproto.LocalSocketName(bound) == "" || advertised != bound {
+		return nil
 	}
-	lis, err := kvproto.ListenLocal(addr)
+	lis, err := kvproto.ListenLocal(bound)
 	if err != nil {
-		log.Warn("local socket not served; clients use TCP", "addr", addr, "err", err)
+		log.Warn("local socket not served; clients use TCP", "addr", bound, "err", err)
+		return nil
+	}
+	return lis
+}
+
+// serveLocalSocket serves node on lis (nil: nothing to serve) until the
+// node stops.
+func serveLocalSocket(node *server.Node, lis net.Listener, log *slog.Logger) {
+	if lis == nil {
 		return
 	}
-	go func() { _ = node.Serve(lis) }()
+	go func() {
+		if err := node.Serve(lis); err != nil {
+			log.Warn("local socket no longer served; clients reconnect over TCP", "addr", lis.Addr().String(), "err", err)
+		}
+	}()
+}
+
+// closeLocalSocket closes lis when the node never served it.
+func closeLocalSocket(lis net.Listener) {
+	if lis != nil {
+		lis.Close()
+	}
 }

@@ -304,10 +304,12 @@ type Server struct {
 	// EnableRequestBatch serves batched request streams (default true).
 	EnableRequestBatch bool `toml:"enable-request-batch"`
 	// LocalSocket also serves gRPC on a unix socket of Linux's abstract
-	// namespace named after the advertised address (default true; not in
-	// TiKV). Strata processes in the same network namespace dial it
+	// namespace named after the bound address (default true; not in TiKV;
+	// skipped when advertise-addr differs from the bound address). Strata
+	// processes of the same network namespace and user (or root) dial it
 	// instead of TCP: on one machine running several processes (a
-	// playground) a message costs less CPU (kvproto.ListenLocal).
+	// playground) a message costs less CPU. It bypasses netfilter rules on
+	// the TCP port (kvproto.ListenLocal).
 	LocalSocket bool `toml:"local-socket"`
 	// Labels are the store's location labels (zone, host, ...).
 	Labels map[string]string `toml:"labels"`

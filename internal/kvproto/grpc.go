@@ -20,8 +20,9 @@ func ServerWindows() []grpc.ServerOption {
 
 // DialOptions are the dial options every connection between Strata
 // processes takes: GRPCWindowSize, and a dialer that goes to the server's
-// local socket (ListenLocal) when one listens in this network namespace,
-// over TCP otherwise.
+// local socket (ListenLocal) when one listens in this network namespace
+// under the resolved address and is held by a trusted process, over TCP
+// otherwise.
 func DialOptions() []grpc.DialOption {
 	return []grpc.DialOption{
 		grpc.WithInitialWindowSize(GRPCWindowSize), grpc.WithInitialConnWindowSize(GRPCWindowSize),

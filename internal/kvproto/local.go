@@ -22,17 +22,22 @@ func LocalSocketName(addr string) string {
 }
 
 // ListenLocal listens on the local socket of the gRPC server that clients
-// reach at addr, the address it advertises. The server serves it next to
-// its TCP listener, and every Strata process dialing addr from the same
-// network namespace (DialOptions) connects there instead: a message then
-// crosses a unix socket, not loopback TCP, which on one machine running
-// several Strata processes costs less CPU per message. Only a process
-// that can bind addr's port is reachable at addr over TCP there, so only
-// it can hold the name (a second bind fails with EADDRINUSE; the caller
-// then serves TCP alone). An abstract socket has no file permissions, so
-// another user's process could take the name before the server does; a
-// dialer therefore uses the socket only when the process holding it runs
-// as the dialer's user or as root (trustedPeer), and TCP otherwise.
+// reach at addr. The server serves it next to its TCP listener, and every
+// Strata process dialing addr from the same network namespace
+// (DialOptions) connects there instead: a message then crosses a unix
+// socket, not loopback TCP, which on one machine running several Strata
+// processes costs less CPU per message. Call it only with the address the
+// server's TCP listener is bound to, as an IP and port: that is what a
+// dialer sees after name resolution, and no other process of the
+// namespace can be reached at that address. Binding a name that is taken
+// fails with EADDRINUSE (the server then serves TCP alone).
+//
+// Any process may bind any abstract name: there are no file permissions.
+// Another user's process could therefore take the name before the
+// server does, so a dialer uses the socket only when the process holding
+// it runs as the dialer's effective user or as root (trustedPeer), and
+// TCP otherwise. Traffic over the socket bypasses netfilter: rules that
+// limit local access to the TCP port do not apply to it.
 func ListenLocal(addr string) (net.Listener, error) {
 	name := LocalSocketName(addr)
 	if name == "" {

@@ -8,7 +8,8 @@ import (
 )
 
 // trustedPeer reports whether the process at the other end of the unix
-// connection c runs as this process's user or as root (SO_PEERCRED).
+// connection c runs as this process's effective user or as root
+// (SO_PEERCRED gives the listener's effective uid).
 func trustedPeer(c net.Conn) bool {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
@@ -25,5 +26,5 @@ func trustedPeer(c net.Conn) bool {
 	}); err != nil || credErr != nil {
 		return false
 	}
-	return cred.Uid == uint32(os.Getuid()) || cred.Uid == 0
+	return cred.Uid == uint32(os.Geteuid()) || cred.Uid == 0
 }

@@ -42,12 +42,12 @@ func localSocketEnds(t *testing.T, addr string) (listening, connected int) {
 	return listening, connected
 }
 
-// checkRows waits for 3 replicas of every region (so each store has had
-// raft messages from another), then writes rows through SQL and reads
-// them back.
-func checkRows(t *testing.T, c *cluster) {
+// checkRows waits for replicas voters in every region (with 3, each store
+// has had raft messages from another), then writes rows through SQL and
+// reads them back.
+func checkRows(t *testing.T, c *cluster, replicas int) {
 	t.Helper()
-	c.waitReplicated(3, 60*time.Second)
+	c.waitReplicated(replicas, 60*time.Second)
 	db := c.db(0)
 	mustExec(t, db, "CREATE DATABASE d")
 	mustExec(t, db, "CREATE TABLE d.t (id INT PRIMARY KEY, v INT)")
@@ -64,16 +64,16 @@ func checkRows(t *testing.T, c *cluster) {
 }
 
 // Every KV node serves gRPC on its local socket too, and the other
-// processes of the machine (the SQL server, the other stores' raft
-// transports) reach it there; server.local-socket = false leaves TCP
-// alone, and the cluster works either way.
+// processes of the machine (the other stores' raft transports, the SQL
+// server) reach it there; server.local-socket = false leaves TCP alone,
+// and the cluster works either way.
 func TestLocalSockets(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("abstract unix sockets are Linux's")
 	}
 	t.Run("default", func(t *testing.T) {
 		c := startCluster(t, clusterOpts{kv: 3, sql: 1})
-		checkRows(t, c)
+		checkRows(t, c, 3)
 		for _, n := range c.kvs {
 			l, conns := localSocketEnds(t, n.addr)
 			if l != 1 || conns == 0 {
@@ -81,9 +81,18 @@ func TestLocalSockets(t *testing.T) {
 			}
 		}
 	})
+	t.Run("sql", func(t *testing.T) {
+		// One store: no raft peers dial it, so its connections are the
+		// SQL server's.
+		c := startCluster(t, clusterOpts{kv: 1, sql: 1})
+		checkRows(t, c, 1)
+		if l, conns := localSocketEnds(t, c.kvs[0].addr); l != 1 || conns == 0 {
+			t.Errorf("the only store: %d listeners and %d connections on its local socket, want 1 and some", l, conns)
+		}
+	})
 	t.Run("off", func(t *testing.T) {
 		c := startCluster(t, clusterOpts{kv: 3, sql: 1, topConfig: "[server]\nlocal-socket = false\n"})
-		checkRows(t, c)
+		checkRows(t, c, 3)
 		for _, n := range c.kvs {
 			if l, conns := localSocketEnds(t, n.addr); l+conns != 0 {
 				t.Errorf("store %s at %s with local-socket = false: %d listeners, %d connections on its local socket", n.storeID, n.addr, l, conns)
