@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,12 +37,7 @@ func TestDialSkipsLocalSocketOfOtherUser(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs root, to run a process as another user")
 	}
-	tcp, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tcp.Close()
-	addr := tcp.Addr().String()
+	_, addr := listenTCP(t)
 
 	// The child runs this test binary as user nobody, from a copy that
 	// user may execute.

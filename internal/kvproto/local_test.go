@@ -16,16 +16,24 @@ import (
 	"google.golang.org/grpc/peer"
 )
 
+// listenTCP listens on a loopback port for the test's length; it returns
+// the listener and its address.
+func listenTCP(t *testing.T) (net.Listener, string) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l, l.Addr().String()
+}
+
 // peerNetwork serves the health service on a TCP listener and, with local,
 // on addr's local socket too; it reports over which network the server saw
 // a client that dialed the TCP address with DialOptions.
 func peerNetwork(t *testing.T, local bool) string {
 	t.Helper()
-	tcp, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := tcp.Addr().String()
+	tcp, addr := listenTCP(t)
 	seen := make(chan string, 4)
 	srv := grpc.NewServer(grpc.UnaryInterceptor(func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 		if p, ok := peer.FromContext(ctx); ok {
@@ -78,12 +86,7 @@ func TestListenLocalIsExclusive(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("abstract unix sockets are Linux's")
 	}
-	tcp, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tcp.Close()
-	addr := tcp.Addr().String()
+	_, addr := listenTCP(t)
 	first, err := ListenLocal(addr)
 	if err != nil {
 		t.Fatal(err)
