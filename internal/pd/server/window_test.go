@@ -81,6 +81,8 @@ func TestTSOAnswersCarryNoFlowControlFrames(t *testing.T) {
 	var dialed atomic.Pointer[frameCounter]
 	conn, err := grpc.NewClient(strings.TrimPrefix(c.Addrs()[0], "http://"), append(kvproto.DialOptions(),
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		// Replaces DialOptions' local-socket dialer (the last one given
+		// wins): the frames are counted on a plain TCP connection.
 		grpc.WithContextDialer(func(ctx context.Context, addr string) (net.Conn, error) {
 			nc, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 			if err != nil {
