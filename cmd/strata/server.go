@@ -112,6 +112,9 @@ type sqlWiring struct {
 	// static region (a cluster's PD).
 	oracle  txnclient.Oracle
 	regions locate.RegionSource
+	// tsoStreams applies @@GLOBAL.tidb_tso_client_rpc_mode to the PD
+	// client (nil: the local TSO, which has no requests on a wire).
+	tsoStreams func(n int)
 	// metrics are more series for the status port (the embedded store's).
 	metrics []prometheus.Collector
 }
@@ -160,7 +163,7 @@ func serveSQL(ctx context.Context, log *slog.Logger, cfg *config.Config, w sqlWi
 	defer client.Close()
 	dom, err := session.NewDomain(ctx, session.DomainConfig{
 		Client: client, Logger: log, Metrics: reg, DisablePlanCache: !cfg.PreparedPlanCache.Enabled,
-		SplitTable: cfg.SplitTable,
+		SplitTable: cfg.SplitTable, TSOStreams: w.tsoStreams,
 		ServerInfo: sysvar.ServerInfo{Version: version, Port: addr.Port, DataDir: w.dataDir},
 	})
 	if err != nil {

@@ -44,6 +44,7 @@ func runSQL(args []string, stdout, stderr io.Writer) int {
 			}
 			defer pdc.Close()
 			w.oracle, w.regions = pdOracle{pdc}, pdc
+			w.tsoStreams = pdc.SetTSOStreams
 		}
 		return serveSQL(ctx, log, cfg, w)
 	})

@@ -30,6 +30,10 @@ type Options struct {
 	MaxBackoff time.Duration
 	// MaxTSOBatch caps the timestamps of one TSO request (default 10000).
 	MaxTSOBatch int
+	// TSOStreams is the number of TSO requests that may be on the wire at
+	// once, each on its own stream to the leader (default 1, at most
+	// MaxTSOStreams; SetTSOStreams changes it). See SetTSOStreams.
+	TSOStreams int
 	// SenderID is sent in every request header (a store's id).
 	SenderID uint64
 	// Logger receives the client's logs (default slog.Default()).
@@ -46,6 +50,7 @@ func (o *Options) fill() {
 	if o.MaxTSOBatch <= 0 || o.MaxTSOBatch > 1<<17 {
 		o.MaxTSOBatch = 10000
 	}
+	o.TSOStreams = clampTSOStreams(o.TSOStreams)
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -74,7 +79,16 @@ type Client struct {
 
 	stores  storeCache
 	tsoCh   chan *tsoRequest
-	tsoDone chan struct{} // closed when the TSO loop has exited
+	tsoDone chan struct{} // closed when every TSO loop has exited
+	// tsoStreams is how many TSO loops serve callers (SetTSOStreams); the
+	// others wait for tsoWake, which is closed and replaced when it grows.
+	tsoStreams atomic.Int32
+	tsoWake    struct {
+		sync.Mutex
+		ch chan struct{}
+	}
+	// tsoWire counts TSO requests on the wire, tsoPeak the most at once.
+	tsoWire, tsoPeak atomic.Int32
 }
 
 // pdConn is a connection to one member.
@@ -113,8 +127,7 @@ func New(ctx context.Context, addrs []string, opts Options) (*Client, error) {
 		c.Close()
 		return nil, err
 	}
-	c.wg.Add(1)
-	go c.tsoLoop()
+	c.startTSOLoops()
 	return c, nil
 }
 

@@ -1,9 +1,9 @@
 // Package client is the PD client that storage nodes and SQL servers use:
 // timestamps, ids, store and region metadata, region heartbeats.
 //
-//	callers ──GetTS──► tsoCh ──► tsoLoop ──TsoRequest{count=n}──► leader
-//	         (many)              (one batch on the wire at a time,
-//	                              the next one gathering meanwhile)
+//	callers ──GetTS──► tsoCh ──► tsoLoop ×TSOStreams ──TsoRequest{count=n}──► leader
+//	         (many)              (each: one batch on the wire at a time,
+//	                              on its own stream; the next gathering)
 //	callers ──unary──► do(): leaderConn ─► RPC ─► NOT_LEADER / transport
 //	                        error: forget the leader, back off, discover
 //	                        (GetMembers over the known members), retry
@@ -22,10 +22,13 @@
 //
 // # Timestamps
 //
-// GetTS (and GetTimestamp, for txnclient.Oracle) enqueues the caller; the
+// GetTS (and GetTimestamp, for txnclient.Oracle) enqueues the caller; a
 // TSO loop takes every waiting caller (up to Options.MaxTSOBatch), asks
-// the leader for that many timestamps on a long-lived Tso stream and
-// hands them out in order. Invariant: a timestamp returned to a caller is
+// the leader for that many timestamps on its long-lived Tso stream and
+// hands them out in order. SetTSOStreams (tidb_tso_client_rpc_mode) sets
+// how many loops serve, so how many requests may be on the wire at once:
+// with one, callers arriving during a round trip wait for it to end before
+// theirs leaves. Invariant: a timestamp returned to a caller is
 // greater than every timestamp returned before that caller asked, because
 // the batch is requested after the caller enqueued and PD's TSO only moves
 // up (also across leader changes). A batch whose stream breaks is asked

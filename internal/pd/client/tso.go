@@ -95,11 +95,12 @@ type tsoStream struct {
 }
 
 // tsoLoop gathers the waiting callers into batches and serves each batch
-// with one round trip on the leader's stream, one batch at a time: while a
-// batch is on the wire the next one fills.
-func (c *Client) tsoLoop() {
-	defer c.wg.Done()
-	defer close(c.tsoDone)
+// with one round trip on its own stream to the leader, one batch at a
+// time: while a batch is on the wire the next one fills, or leaves at
+// once through another loop (SetTSOStreams). Loop i serves only while i
+// is below the number of streams set; otherwise it closes its stream and
+// waits to be woken.
+func (c *Client) tsoLoop(i int) {
 	var st *tsoStream
 	defer func() {
 		if st != nil {
@@ -108,6 +109,15 @@ func (c *Client) tsoLoop() {
 	}()
 	batch := make([]*tsoRequest, 0, c.opts.MaxTSOBatch)
 	for {
+		if !c.tsoLoopActive(i) {
+			if st != nil {
+				st.cancel()
+				st = nil
+			}
+			if !c.waitTSOLoopActive(i) {
+				return
+			}
+		}
 		select {
 		case r := <-c.tsoCh:
 			batch = append(batch, r)
@@ -187,6 +197,8 @@ func (c *Client) openTSO() (*tsoStream, error) {
 func (c *Client) tsoRoundTrip(st *tsoStream, n int) (uint64, error) {
 	timer := time.AfterFunc(c.opts.RPCTimeout, st.cancel)
 	defer timer.Stop()
+	c.tsoOnWire(1)
+	defer c.tsoOnWire(-1)
 	if err := st.stream.Send(&pdpb.TsoRequest{Header: c.header(), Count: uint32(n)}); err != nil {
 		return 0, err
 	}

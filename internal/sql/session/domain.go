@@ -35,6 +35,11 @@ type DomainConfig struct {
 	// makes gets its own region (split at its key prefix, in the
 	// background, as TiDB does without tidb_scatter_region).
 	SplitTable bool
+	// TSOStreams, if set, receives the number of TSO requests the PD
+	// client may have on the wire at once, from
+	// @@GLOBAL.tidb_tso_client_rpc_mode (DEFAULT 1, PARALLEL 2,
+	// PARALLEL-FAST 4), at start and whenever the variable changes.
+	TSOStreams func(n int)
 }
 
 // Domain is the per-process SQL state shared by every session. It
@@ -48,6 +53,7 @@ type Domain struct {
 	stats   *statistics.Handle
 	log     *slog.Logger
 	metrics *metrics
+	tsoMode tsoMode
 	// noPlanCache is DomainConfig.DisablePlanCache.
 	noPlanCache bool
 	// bigStmts bounds the big statements in flight (see byteGate).
@@ -80,6 +86,8 @@ func NewDomain(ctx context.Context, cfg DomainConfig) (*Domain, error) {
 	if _, err := d.globals.Refresh(ctx); err != nil {
 		return nil, fmt.Errorf("load global variables: %w", err)
 	}
+	d.tsoMode.set = cfg.TSOStreams
+	d.applyTSOMode()
 	if err := d.initPrivileges(ctx); err != nil {
 		return nil, err
 	}

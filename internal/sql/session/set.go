@@ -71,6 +71,7 @@ func (s *Session) execSet(ctx context.Context, st *ast.SetStmt) (server.Result, 
 				return nil, sysvarErr(err)
 			}
 			s.warnings = append(s.warnings, warns...)
+			s.d.applyTSOMode()
 			continue
 		}
 		warns, err := s.vars.SetSession(a.Name, v)

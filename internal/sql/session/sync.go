@@ -32,6 +32,7 @@ func (d *Domain) SyncLoop(ctx context.Context, interval time.Duration) {
 		if _, err := d.globals.Refresh(ctx); err != nil && ctx.Err() == nil {
 			d.log.Warn("global variable sync failed", "err", err)
 		}
+		d.applyTSOMode()
 		if err := d.privs.Refresh(ctx); err != nil && ctx.Err() == nil {
 			d.log.Warn("privilege sync failed", "err", err)
 		}
