@@ -12,7 +12,8 @@ import (
 
 // BenchmarkGetTS runs concurrent GetTS callers against an in-process PD
 // member (client and server in one process: see tests/pdnode for a real
-// process).
+// process), with the client's TSO requests on 1, 2 and 4 streams
+// (tidb_tso_client_rpc_mode DEFAULT, PARALLEL, PARALLEL-FAST).
 func BenchmarkGetTS(b *testing.B) {
 	pd := pdtest.Start(b, 1, nil)
 	c := newClient(b, pd.Addrs())
@@ -20,8 +21,12 @@ func BenchmarkGetTS(b *testing.B) {
 	if _, err := c.GetTS(ctx); err != nil {
 		b.Fatal(err)
 	}
-	for _, callers := range []int{1, 16, 64} {
-		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
+	for _, bc := range []struct{ streams, callers int }{
+		{1, 1}, {1, 16}, {1, 64}, {2, 16}, {2, 64}, {4, 16}, {4, 64},
+	} {
+		streams, callers := bc.streams, bc.callers
+		b.Run(fmt.Sprintf("streams=%d/callers=%d", streams, callers), func(b *testing.B) {
+			c.SetTSOStreams(streams)
 			var left atomic.Int64
 			left.Store(int64(b.N))
 			var wg sync.WaitGroup
