@@ -23,10 +23,13 @@ func (s *Session) stmtTxn(ctx context.Context, newest bool) (txn *txnclient.Txn,
 		}
 		return s.txn, false, nil
 	}
+	// The start ts is asked for now and waited for where the statement
+	// first needs it (a read, a lock, the commit), as TiDB's statement
+	// TSO future: an INSERT builds its rows meanwhile.
 	if newest {
 		txn, err = s.d.client.BeginNewest(ctx)
 	} else {
-		txn, err = s.d.client.Begin(ctx)
+		txn, err = s.d.client.BeginLazy(ctx)
 	}
 	if err != nil {
 		return nil, false, err
