@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"github.com/strata-db/strata/internal/client/locate"
 	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/client/txnclient"
@@ -68,8 +70,9 @@ func (f heldFuture) WaitContext(ctx context.Context) (uint64, error) {
 // up to its commit while the timestamp is on its way, and commits once it
 // arrives. The timestamp is the one asked at the start, so a row
 // committed by another statement before it arrived, but after it was
-// asked, is a conflict: the autocommit statement is retried at a newer
-// timestamp and meets the duplicate key.
+// asked, is a write conflict: the autocommit statement is retried once,
+// at a newer timestamp, and meets the duplicate key (a timestamp taken
+// when the wait began would meet the key with no retry).
 func TestAutocommitStatementTSFuture(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -118,10 +121,14 @@ func TestAutocommitStatementTSFuture(t *testing.T) {
 	if err := exec2("INSERT INTO t VALUES (1, 20)"); err != nil {
 		t.Fatal(err)
 	}
+	retries := counterValue(t, d.metrics.retries)
 	close(o.gate)
 	err = <-done
-	if !isDupEntry(err) {
-		t.Fatalf("the INSERT whose timestamp came after a conflicting commit returned %v, want a duplicate entry error", err)
+	if !errors.Is(err, dupEntry) {
+		t.Fatalf("the INSERT whose timestamp was asked before a conflicting commit returned %v, want a duplicate entry error", err)
+	}
+	if n := counterValue(t, d.metrics.retries) - retries; n != 1 {
+		t.Fatalf("the INSERT was retried %v times, want 1 (its first timestamp predates the conflicting commit)", n)
 	}
 	// And without a conflict the held INSERT commits.
 	o.gate = make(chan struct{})
@@ -134,13 +141,20 @@ func TestAutocommitStatementTSFuture(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.hold.Store(false)
-	if err := exec2("INSERT INTO t VALUES (2, 40)"); !isDupEntry(err) {
+	if err := exec2("INSERT INTO t VALUES (2, 40)"); !errors.Is(err, dupEntry) {
 		t.Fatalf("a second INSERT of id 2 returned %v, want a duplicate entry error", err)
 	}
 }
 
-// isDupEntry reports whether err is MySQL's 1062.
-func isDupEntry(err error) bool {
-	var e *sqlerr.Error
-	return errors.As(err, &e) && e.Code == sqlerr.ErrDupEntry
+// dupEntry matches MySQL's 1062 through errors.Is (sqlerr.Error.Is).
+var dupEntry = sqlerr.New(sqlerr.ErrDupEntry)
+
+// counterValue reads c.
+func counterValue(t *testing.T, c prometheus.Counter) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
 }
