@@ -25,9 +25,13 @@
 // The file system an engine runs on (Options.SyncFS) reads a recycled
 // WAL's old pages ahead of its writer (walPrefetchFS), so that an append
 // into a page evicted from the page cache does not wait in write(2) for
-// a disk read.
+// a disk read. With Options.PrefillWAL (the raft log's engine, which syncs
+// every write) it also writes zeros ahead of the WAL's writer and syncs
+// them (walPrefillFS), so that a synced append lands in blocks the file
+// has and its fdatasync does not also write the inode.
 //
 // Concurrency: *Pebble is safe for concurrent use. A Snapshot is safe for
-// concurrent Gets; an Iterator is not shared between goroutines. There are
-// no locks of this package's own.
+// concurrent Gets; an Iterator is not shared between goroutines. The WAL
+// prefill guards each file's fill with a mutex of its own; there are no
+// other locks of this package's own.
 package engine

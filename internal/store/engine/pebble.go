@@ -29,6 +29,10 @@ type Options struct {
 	// compactions') through io_uring where the kernel has it (syncring):
 	// a sync then parks its goroutine instead of holding a P.
 	IOUringSync bool
+	// PrefillWAL writes zeros ahead of the WAL's writer and syncs them,
+	// so that a synced append does not also write the file's inode
+	// (walPrefillFS): for an engine that syncs every write.
+	PrefillWAL bool
 	// Split, when set, splits a key into a prefix and a version suffix
 	// (Pebble's Comparer.Split, with its ordering rules): bloom filters are
 	// built on prefixes, and iterators offer SeekPrefixGE. The ordering
@@ -68,7 +72,8 @@ var _ Engine = (*Pebble)(nil)
 // SyncFS returns fs (nil: the OS disk) as an engine with options o
 // uses it: with o.IOUringSync, its fsyncs run through the process's
 // io_uring where there is one; a recycled WAL's old pages are read
-// ahead of its writer (walPrefetchFS).
+// ahead of its writer (walPrefetchFS); with o.PrefillWAL, the WAL is
+// prefilled ahead of its writer (walPrefillFS).
 func (o Options) SyncFS(fs vfs.FS) vfs.FS {
 	if fs == nil {
 		fs = vfs.Default
@@ -76,7 +81,11 @@ func (o Options) SyncFS(fs vfs.FS) vfs.FS {
 	if o.IOUringSync {
 		fs = syncring.FS(fs)
 	}
-	return walPrefetchFS{FS: fs}
+	fs = walPrefetchFS{FS: fs}
+	if o.PrefillWAL {
+		fs = walPrefillFS{FS: fs}
+	}
+	return fs
 }
 
 // Open opens (creating if needed) a Pebble database in dir.

@@ -31,7 +31,10 @@ func OpenEngines(dir string, eo engine.Options) (*engine.Pebble, *pebble.DB, err
 	if err != nil {
 		return nil, nil, fmt.Errorf("open kv engine: %w", err)
 	}
-	raftdb, err := pebble.Open(filepath.Join(dir, "raft"), &pebble.Options{Logger: eo.Logger, MemTableSize: 64 << 20, FS: eo.SyncFS(vfs.Default)})
+	// The raft log syncs every write: its WAL is prefilled.
+	reo := eo
+	reo.PrefillWAL = true
+	raftdb, err := pebble.Open(filepath.Join(dir, "raft"), &pebble.Options{Logger: eo.Logger, MemTableSize: 64 << 20, FS: reo.SyncFS(vfs.Default)})
 	if err != nil {
 		kv.Close()
 		return nil, nil, fmt.Errorf("open raft engine: %w", err)
