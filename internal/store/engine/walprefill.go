@@ -2,6 +2,7 @@ package engine
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
@@ -23,12 +24,21 @@ import (
 // walPrefillFS therefore writes zeros ahead of the writer of a WAL, in
 // walPrefillChunk pieces from a goroutine of its own, and syncs them,
 // so that the writer's appends land in blocks the file already has and
-// its syncs carry data only. A fill starts when less than walPrefillLow
-// of prefilled space is left ahead of the writer; a write that would
-// reach a range being filled waits for that fill (it never overwrites
-// data). Pebble reads a WAL's zeroed tail as its end, as it does a
-// preallocated one's. A fill that fails stops the prefilling of that
-// file; the writer goes on as without it.
+// most of its syncs carry data only (a write that changes the file's
+// modification time still dirties the inode, at most once per clock
+// tick). A fill starts when less than walPrefillLow of prefilled space
+// is left ahead of the writer; a write that would reach a range being
+// filled waits for that fill (it never overwrites data). A writer past
+// the prefilled space (a new file) gets walPrefillLow of room before the
+// fill it starts, so that it does not wait for it. A fill that fails
+// stops the prefilling of that file; the writer goes on as without it.
+//
+// Pebble reads past a WAL's last record into the zeros: its reader takes
+// a zeroed chunk followed by nothing valid as an unclean end, which it
+// accepts for the newest WAL; an older WAL ends in an EOF trailer, which
+// Pebble writes and syncs when it closes the WAL at rotation, before the
+// zeros. (Pebble's own preallocation keeps the file size, so a reader
+// never met zeros from it; a recycled WAL's tail holds old records.)
 const (
 	walPrefillChunk = 1 << 20
 	walPrefillLow   = 512 << 10
@@ -56,7 +66,7 @@ func (fs walPrefillFS) Create(name string, category vfs.DiskWriteCategory) (vfs.
 // old size; the prefilling starts there.
 func (fs walPrefillFS) ReuseForWrite(oldname, newname string, category vfs.DiskWriteCategory) (vfs.File, error) {
 	f, err := fs.FS.ReuseForWrite(oldname, newname, category)
-	if err != nil || f == nil {
+	if err != nil || f == nil || category != walCategory {
 		return f, err
 	}
 	st, err := f.Stat()
@@ -94,12 +104,16 @@ type walPrefillFile struct {
 	cond sync.Cond // signalled when a fill ends
 	off  int64     // where the next Write lands
 	// filled: [0, filled) has its blocks (written by the writer, or
-	// filled with zeros and synced).
+	// filled with zeros and synced), but for the room a fill left a
+	// writer past the prefilled space: the writer fills that itself.
 	filled int64
 	// fillFrom is where the running fill starts (-1: none runs); it
 	// fills [fillFrom, fillFrom+chunk).
 	fillFrom int64
 	stopped  bool // closed, or a fill failed: no more fills
+	// closing is set by Close: a running fill stops writing and does not
+	// sync what it wrote (no one writes to the file any more).
+	closing atomic.Bool
 }
 
 // Write implements vfs.File.
@@ -110,7 +124,10 @@ func (f *walPrefillFile) Write(p []byte) (int, error) {
 		f.cond.Wait()
 	}
 	if f.fillFrom < 0 && !f.stopped && f.filled-end < f.low {
-		from := max(f.filled, end)
+		from := f.filled
+		if from < end {
+			from = end + f.low
+		}
 		f.fillFrom = from
 		go f.fill(from)
 	}
@@ -141,6 +158,7 @@ var zeros [64 << 10]byte
 
 func (f *walPrefillFile) writeZeros(from int64) bool {
 	if f.fh == nil {
+		// By name: Pebble neither renames nor removes a WAL it has open.
 		fh, err := f.fs.OpenReadWrite(f.name, walCategory)
 		if err != nil {
 			return false
@@ -148,17 +166,21 @@ func (f *walPrefillFile) writeZeros(from int64) bool {
 		f.fh = fh
 	}
 	for off, end := from, from+f.chunk; off < end; {
+		if f.closing.Load() {
+			return false
+		}
 		n := min(int64(len(zeros)), end-off)
 		if _, err := f.fh.WriteAt(zeros[:n], off); err != nil {
 			return false
 		}
 		off += n
 	}
-	return f.fh.SyncData() == nil
+	return !f.closing.Load() && f.fh.SyncData() == nil
 }
 
-// Close implements vfs.File: it waits for a running fill first.
+// Close implements vfs.File: it stops a running fill and waits for it.
 func (f *walPrefillFile) Close() error {
+	f.closing.Store(true)
 	f.mu.Lock()
 	f.stopped = true
 	for f.fillFrom >= 0 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"sync/atomic"
 	"testing"
 
@@ -89,8 +90,9 @@ func TestWALPrefillOnlyWALs(t *testing.T) {
 // TestWALPrefillReused: a recycled WAL is prefilled from its old end on,
 // never over it.
 func TestWALPrefillReused(t *testing.T) {
-	fs := vfs.NewMem()
-	old, err := fs.Create("000001.log", walCategory)
+	g := newFillGate()
+	close(g.release)
+	old, err := g.Create("000001.log", walCategory)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,25 +101,151 @@ func TestWALPrefillReused(t *testing.T) {
 		t.Fatal(err)
 	}
 	old.Close()
-	pfs := walPrefillFS{FS: fs, chunk: 16 << 10, low: 8 << 10}
+	pfs := walPrefillFS{FS: g, chunk: 16 << 10, low: 8 << 10}
 	f, err := pfs.ReuseForWrite("000001.log", "000003.log", walCategory)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pf, ok := f.(*walPrefillFile)
-	if !ok || pf.filled != int64(len(oldData)) {
-		t.Fatalf("reused WAL: %T, want a prefilling file starting at %d", f, len(oldData))
+	if _, ok := f.(*walPrefillFile); !ok {
+		t.Fatalf("reused WAL: %T, want a prefilling file", f)
 	}
-	p := bytes.Repeat([]byte{9}, 1000)
-	want := append(append([]byte{}, p...), oldData[len(p):]...)
+	// Up to within low of the old end: the first fill starts there.
+	p := bytes.Repeat([]byte{9}, len(oldData)-4<<10)
+	want := bytes.Clone(p)
 	if _, err := f.Write(p); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
-	got := readAll(t, fs, "000003.log")
-	if !bytes.Equal(got[:len(want)], want) {
-		t.Fatalf("reused WAL changed where no one wrote (first difference at %d)", firstDiff(got, want))
+	if got := <-g.entered; got != int64(len(oldData)) {
+		t.Fatalf("the first fill of a reused WAL started at %d, want its old end %d", got, len(oldData))
 	}
+	f.Close()
+	got := readAll(t, g, "000003.log")
+	if !bytes.Equal(got[:len(want)], want) || !bytes.Equal(got[len(want):len(oldData)], oldData[len(want):]) {
+		t.Fatal("reused WAL: the written bytes or the old ones past them did not read back")
+	}
+}
+
+// TestWALPrefillWaitsForFill holds a fill inside its first write of
+// zeros: a new file's first fill leaves the writer low bytes of room; a
+// write below the fill goes on, a write that reaches it waits until the
+// fill is synced, and Close waits for the fill to stop.
+func TestWALPrefillWaitsForFill(t *testing.T) {
+	g := newFillGate()
+	const low, chunk = 8 << 10, 32 << 10
+	inner, err := g.Create("000001.log", walCategory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf := &overlapCheckFile{File: inner}
+	f := walPrefillFS{FS: g, chunk: chunk, low: low}.wrap("000001.log", cf, 0)
+	cf.pf = f
+	write := func(n int) {
+		if _, err := f.Write(bytes.Repeat([]byte{5}, n)); err != nil {
+			t.Error(err)
+		}
+	}
+	write(1000)
+	if got := <-g.entered; got != 1000+low {
+		t.Fatalf("a new file's first fill started at %d, want %d (the end of the write plus low)", got, 1000+low)
+	}
+	write(low - 1) // ends just below the fill: does not wait for it
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		write(2) // reaches the fill
+	}()
+	for range 100 {
+		runtime.Gosched() // let a writer that would not wait write now
+	}
+	select {
+	case <-done:
+		t.Fatal("a write reaching the range being filled did not wait for the fill")
+	default:
+	}
+	close(g.release)
+	<-done
+	if cf.overlaps.Load() != 0 {
+		t.Fatalf("%d writes touched a range while it was being filled", cf.overlaps.Load())
+	}
+	// The next fill, held again, and Close while it runs.
+	g.release = make(chan struct{})
+	write(chunk) // within low of the filled end: starts the next fill
+	<-g.entered
+	closed := make(chan error)
+	go func() { closed <- f.Close() }()
+	for range 100 {
+		runtime.Gosched()
+	}
+	select {
+	case <-closed:
+		t.Fatal("Close returned while a fill was still writing")
+	default:
+	}
+	close(g.release)
+	if err := <-closed; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fillGate is a MemFS whose files opened with OpenReadWrite (the
+// prefill's fill handles) report each WriteAt's offset on entered and
+// then wait for release to be closed.
+type fillGate struct {
+	vfs.FS
+	entered chan int64
+	release chan struct{}
+}
+
+func newFillGate() *fillGate {
+	return &fillGate{FS: vfs.NewMem(), entered: make(chan int64, 1<<10), release: make(chan struct{})}
+}
+
+func (g *fillGate) OpenReadWrite(name string, category vfs.DiskWriteCategory, opts ...vfs.OpenOption) (vfs.File, error) {
+	f, err := g.FS.OpenReadWrite(name, category, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &gatedFile{File: f, g: g}, nil
+}
+
+type gatedFile struct {
+	vfs.File
+	g     *fillGate
+	calls int
+}
+
+func (f *gatedFile) WriteAt(p []byte, off int64) (int, error) {
+	if f.calls == 0 {
+		f.g.entered <- off
+	}
+	f.calls++
+	<-f.g.release
+	return f.File.WriteAt(p, off)
+}
+
+func (f *gatedFile) SyncData() error {
+	f.calls = 0 // the next WriteAt starts another fill
+	return f.File.SyncData()
+}
+
+// overlapCheckFile counts the writes that reach the range a fill of pf
+// is writing.
+type overlapCheckFile struct {
+	vfs.File
+	pf       *walPrefillFile
+	off      int64
+	overlaps atomic.Int64
+}
+
+func (c *overlapCheckFile) Write(p []byte) (int, error) {
+	c.pf.mu.Lock()
+	if c.pf.fillFrom >= 0 && c.off+int64(len(p)) > c.pf.fillFrom {
+		c.overlaps.Add(1)
+	}
+	c.pf.mu.Unlock()
+	n, err := c.File.Write(p)
+	c.off += int64(n)
+	return n, err
 }
 
 // TestPebbleOverPrefilledWAL: Pebble creates its WALs with the category
