@@ -153,8 +153,8 @@ func (f *walPrefillFile) fill(from int64) {
 	f.mu.Unlock()
 }
 
-// zeros is what fills write, a piece at a time.
-var zeros [64 << 10]byte
+// walPrefillPiece is how much of a fill one WriteAt writes.
+const walPrefillPiece = 64 << 10
 
 func (f *walPrefillFile) writeZeros(from int64) bool {
 	if f.fh == nil {
@@ -165,11 +165,15 @@ func (f *walPrefillFile) writeZeros(from int64) bool {
 		}
 		f.fh = fh
 	}
+	// A buffer of the fill's own, cleared before each piece: a file may
+	// change what it is given to write (vfs.File allows it of Write).
+	zeros := make([]byte, walPrefillPiece)
 	for off, end := from, from+f.chunk; off < end; {
 		if f.closing.Load() {
 			return false
 		}
 		n := min(int64(len(zeros)), end-off)
+		clear(zeros)
 		if _, err := f.fh.WriteAt(zeros[:n], off); err != nil {
 			return false
 		}
