@@ -2,7 +2,6 @@ package engine
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"github.com/cockroachdb/pebble/v2/vfs"
 )
@@ -110,10 +109,10 @@ type walPrefillFile struct {
 	// fillFrom is where the running fill starts (-1: none runs); it
 	// fills [fillFrom, fillFrom+chunk).
 	fillFrom int64
-	stopped  bool // closed, or a fill failed: no more fills
-	// closing is set by Close: a running fill stops writing and does not
-	// sync what it wrote (no one writes to the file any more).
-	closing atomic.Bool
+	// stopped: closed, or a fill failed; no more fills. A fill running
+	// when Close sets it stops writing and does not sync what it wrote
+	// (no one writes to the file any more).
+	stopped bool
 }
 
 // Write implements vfs.File.
@@ -131,12 +130,12 @@ func (f *walPrefillFile) Write(p []byte) (int, error) {
 		f.fillFrom = from
 		go f.fill(from)
 	}
+	// Counted before the write, under the one lock: a short write fails
+	// the WAL (Pebble stops on it), and an offset counted too far only
+	// moves later fills further out.
+	f.off = end
 	f.mu.Unlock()
-	n, err := f.File.Write(p)
-	f.mu.Lock()
-	f.off += int64(n)
-	f.mu.Unlock()
-	return n, err
+	return f.File.Write(p)
 }
 
 // fill writes zeros to [from, from+chunk) and syncs them.
@@ -169,7 +168,7 @@ func (f *walPrefillFile) writeZeros(from int64) bool {
 	// change what it is given to write (vfs.File allows it of Write).
 	zeros := make([]byte, walPrefillPiece)
 	for off, end := from, from+f.chunk; off < end; {
-		if f.closing.Load() {
+		if f.closed() {
 			return false
 		}
 		n := min(int64(len(zeros)), end-off)
@@ -179,12 +178,19 @@ func (f *walPrefillFile) writeZeros(from int64) bool {
 		}
 		off += n
 	}
-	return !f.closing.Load() && f.fh.SyncData() == nil
+	return !f.closed() && f.fh.SyncData() == nil
+}
+
+// closed reports whether Close has begun (a fill's own failure sets
+// stopped only after it ends).
+func (f *walPrefillFile) closed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stopped
 }
 
 // Close implements vfs.File: it stops a running fill and waits for it.
 func (f *walPrefillFile) Close() error {
-	f.closing.Store(true)
 	f.mu.Lock()
 	f.stopped = true
 	for f.fillFrom >= 0 {
