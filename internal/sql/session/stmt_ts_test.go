@@ -7,8 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/strata-db/strata/internal/client/locate"
 	"github.com/strata-db/strata/internal/client/rpc"
 	"github.com/strata-db/strata/internal/client/txnclient"
@@ -121,13 +120,13 @@ func TestAutocommitStatementTSFuture(t *testing.T) {
 	if err := exec2("INSERT INTO t VALUES (1, 20)"); err != nil {
 		t.Fatal(err)
 	}
-	retries := counterValue(t, d.metrics.retries)
+	retries := testutil.ToFloat64(d.metrics.retries)
 	close(o.gate)
 	err = <-done
 	if !errors.Is(err, dupEntry) {
 		t.Fatalf("the INSERT whose timestamp was asked before a conflicting commit returned %v, want a duplicate entry error", err)
 	}
-	if n := counterValue(t, d.metrics.retries) - retries; n != 1 {
+	if n := testutil.ToFloat64(d.metrics.retries) - retries; n != 1 {
 		t.Fatalf("the INSERT was retried %v times, want 1 (its first timestamp predates the conflicting commit)", n)
 	}
 	// And without a conflict the held INSERT commits.
@@ -148,13 +147,3 @@ func TestAutocommitStatementTSFuture(t *testing.T) {
 
 // dupEntry matches MySQL's 1062 through errors.Is (sqlerr.Error.Is).
 var dupEntry = sqlerr.New(sqlerr.ErrDupEntry)
-
-// counterValue reads c.
-func counterValue(t *testing.T, c prometheus.Counter) float64 {
-	t.Helper()
-	var m dto.Metric
-	if err := c.Write(&m); err != nil {
-		t.Fatal(err)
-	}
-	return m.GetCounter().GetValue()
-}
