@@ -6,9 +6,9 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
-	"runtime"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
@@ -128,8 +128,15 @@ func TestWALPrefillReused(t *testing.T) {
 // TestWALPrefillWaitsForFill holds a fill inside its first write of
 // zeros: a new file's first fill leaves the writer low bytes of room; a
 // write below the fill goes on, a write that reaches it waits until the
-// fill is synced, and Close waits for the fill to stop.
+// fill is synced, and Close waits for the fill to stop. It runs in a
+// synctest bubble: synctest.Wait returns once every other goroutine is
+// blocked (the fill on its gate, a writer or Close on the file's
+// condition), so a write or Close that did not wait has returned by then.
 func TestWALPrefillWaitsForFill(t *testing.T) {
+	synctest.Test(t, testWALPrefillWaitsForFill)
+}
+
+func testWALPrefillWaitsForFill(t *testing.T) {
 	g := newFillGate()
 	const low, chunk = 8 << 10, 32 << 10
 	inner, err := g.Create("000001.log", walCategory)
@@ -154,11 +161,10 @@ func TestWALPrefillWaitsForFill(t *testing.T) {
 		defer close(done)
 		write(2) // reaches the fill
 	}()
-	for range 100 {
-		runtime.Gosched() // let a writer that would not wait write now
-	}
+	synctest.Wait()
 	select {
 	case <-done:
+		close(g.release) // let the fill end, so that only the failure is reported
 		t.Fatal("a write reaching the range being filled did not wait for the fill")
 	default:
 	}
@@ -173,11 +179,10 @@ func TestWALPrefillWaitsForFill(t *testing.T) {
 	<-g.entered
 	closed := make(chan error)
 	go func() { closed <- f.Close() }()
-	for range 100 {
-		runtime.Gosched()
-	}
+	synctest.Wait()
 	select {
 	case <-closed:
+		// Not released: the fill would write to the closed file.
 		t.Fatal("Close returned while a fill was still writing")
 	default:
 	}
