@@ -45,7 +45,7 @@ for a in "${addrs[@]}"; do
   # the last frame of a stack is the goroutine's start.
   go tool pprof -traces "$bin" "$f" 2>/dev/null | awk -v a="$a" -v secs="$secs" '
     function ms(s) { if (s ~ /ms$/) { sub(/ms$/, "", s); return s + 0 } if (s ~ /us$/) { sub(/us$/, "", s); return s / 1000 } sub(/s$/, "", s); return s * 1000 }
-    /^-+\+?-*$/ || /^-----/ { if (top != "") { t[top] += v; all += v } top = ""; v = 0; next }
+    /^-----/ { if (top != "") { t[top] += v; all += v } top = ""; v = 0; next }
     /^ +[0-9.]+(m|u)?s +/ { v = ms($1); top = $2; next }
     /^ +[^ ]/ && v > 0 { top = $1 }
     END {
