@@ -86,14 +86,11 @@ for r in $(seq "$rounds"); do
     start "$v"
     sleep "$idle"
     for w in $workloads; do
-      sysbench /usr/share/sysbench/$w.lua "${sb[@]}" --time=5 run >/dev/null 2>&1
-      t0=$(cpu_ticks)
-      out=$(sysbench /usr/share/sysbench/$w.lua "${sb[@]}" --time=$time_s run 2>&1)
-      t1=$(cpu_ticks)
-      read -r n q < <(echo "$out" | awk '/queries:/ {gsub(/\(/, "", $3); print $2, $3}')
-      c=$(cpu_us_per "$t0" "$t1" "$n")
-      [ -n "$q" ] || { q=failed; status=1; }
-      [ -n "$c" ] && [ "$q" != failed ] || c=failed
+      if m=$(measure_run "$w" "$time_s" "${sb[@]}"); then
+        read -r q c _ <<<"$m"
+      else
+        q=failed; c=failed; status=1
+      fi
       echo "round=$r bin=$v wl=$w qps=$q cpu_us=$c" | tee -a "$dir/runs"
     done
     stop

@@ -37,23 +37,15 @@ command -v sysbench >/dev/null || { echo "needs sysbench" >&2; exit 2; }
 host=${target%:*}; port=${target##*:}
 sb=(--mysql-host="$host" --mysql-port="$port" --mysql-user=root --tables="$tables"
   --table-size="$size" --threads="$threads")
-hz=$(getconf CLK_TCK); ncpu=$(nproc)
+ncpu=$(nproc)
 status=0
 for w in $workloads; do
-  sysbench /usr/share/sysbench/$w.lua "${sb[@]}" --time=5 run >/dev/null 2>&1
-  s0=$(date +%s.%N); t0=$(cpu_ticks)
-  out=$(sysbench /usr/share/sysbench/$w.lua "${sb[@]}" --time="$time_s" run 2>&1)
-  t1=$(cpu_ticks); s1=$(date +%s.%N)
-  read -r n q < <(echo "$out" | awk '/queries:/ {gsub(/\(/, "", $3); print $2, $3}')
-  c=$(cpu_us_per "$t0" "$t1" "$n")
-  if [ -z "$q" ] || [ -z "$c" ]; then
-    echo "$w failed: $(echo "$out" | grep -m1 -E 'FATAL|error')"
+  if ! m=$(measure_run "$w" "$time_s" "${sb[@]}"); then
+    echo "$w failed"
     status=1
     continue
   fi
-  echo "$w $q $c $t0 $t1 $s0 $s1" | awk -v hz="$hz" -v n="$ncpu" '{
-    busy = ($5 - $4) / hz / ($7 - $6) / n * 100
-    printf "%s qps=%s cpu_us=%s busy=%.0f%% ceiling_qps=%.0f\n", $1, $2, $3, busy, n * 1e6 / $3
-  }'
+  read -r q c busy <<<"$m"
+  echo "$w qps=$q cpu_us=$c busy=$busy% ceiling_qps=$(awk -v n="$ncpu" -v c="$c" 'BEGIN { printf "%.0f", n * 1e6 / c }')"
 done
 exit $status

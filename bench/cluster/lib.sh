@@ -40,3 +40,26 @@ cpu_us_per() {
   local hz; hz=$(getconf CLK_TCK)
   echo "$1 $2 $3" | awk -v hz="$hz" '$3 > 0 { printf "%.1f\n", ($2 - $1) * 1e6 / hz / $3 }'
 }
+
+# measure_run WORKLOAD SECS SYSBENCH_ARGS...: a 5 s warm-up of the sysbench
+# workload, then a SECS-second run with the machine's busy ticks read
+# around it. Prints "QPS CPU_US BUSY": queries per second, the whole
+# machine's busy CPU microseconds per query (every process's, sysbench's
+# included) and the busy share of all CPUs in percent. When the run gives
+# no query count it prints its first error line to stderr and fails.
+measure_run() {
+  local w=$1 secs=$2; shift 2
+  local out n q t0 t1 s0 s1 c
+  sysbench /usr/share/sysbench/"$w".lua "$@" --time=5 run >/dev/null 2>&1
+  s0=$(date +%s.%N); t0=$(cpu_ticks)
+  out=$(sysbench /usr/share/sysbench/"$w".lua "$@" --time="$secs" run 2>&1)
+  t1=$(cpu_ticks); s1=$(date +%s.%N)
+  read -r n q < <(echo "$out" | awk '/queries:/ {gsub(/\(/, "", $3); print $2, $3}')
+  c=$(cpu_us_per "$t0" "$t1" "$n")
+  if [ -z "$q" ] || [ -z "$c" ]; then
+    echo "$w: $(echo "$out" | grep -m1 -E 'FATAL|error' || echo 'no query count')" >&2
+    return 1
+  fi
+  echo "$q $c $t0 $t1 $s0 $s1" | awk -v hz="$(getconf CLK_TCK)" -v n="$(nproc)" \
+    '{ printf "%s %s %.0f\n", $1, $2, ($4 - $3) / hz / ($6 - $5) / n * 100 }'
+}
